@@ -1,0 +1,58 @@
+"""The ``cipherfab`` command.
+
+Each subcommand lives beside the code it drives and exposes
+``register(subparsers)``, which adds its parser and sets ``func``.
+Every refusal is one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .errors import CipherfabError
+
+#: (module, attribute) of each subcommand's ``register`` function, in --help order.
+SUBCOMMANDS = [
+    "cipherfab.generate",
+    "cipherfab.sim.cli",
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``prog: error: ...``) and exit 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="cipherfab", description=(
+        "Generate, verify and measure block-cipher cores for FPGAs."))
+    parser.add_argument("--version", action="version", version=f"cipherfab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in SUBCOMMANDS:
+        importlib.import_module(module).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CipherfabError as e:
+        print(f"cipherfab {args.command}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"cipherfab {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
