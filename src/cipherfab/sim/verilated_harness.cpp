@@ -1,0 +1,245 @@
+// Cycle loop for a Verilated cipherfab core (see cipherfab/sim/verilated.py).
+// Built together with the Verilator output; the model class is always Vcore
+// (--prefix Vcore).  KEY_BITS, BLOCK_BITS and HAS_DECRYPT come from -D flags.
+// One exported function, cf_run(), runs a whole op list without returning to
+// Python.
+#include "Vcore.h"
+#include "verilated.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// Verilator's default vl_fatal() calls exit(): throw instead so that a $fatal,
+// $stop or runtime error in the core becomes an error in the result.
+void vl_fatal(const char* filename, int linenum, const char*, const char* msg) {
+    Verilated::threadContextp()->gotError(true);
+    Verilated::threadContextp()->gotFinish(true);
+    throw std::runtime_error(std::string(msg) + " at " + filename + ":" + std::to_string(linenum));
+}
+
+namespace {
+
+constexpr int KEY_BYTES = KEY_BITS / 8;
+constexpr int BLOCK_BYTES = BLOCK_BITS / 8;
+
+// Byte 0 is the most significant byte of the port.
+template <typename T> void put(T& port, const uint8_t* b, int n) {
+    T v = 0;
+    for (int i = 0; i < n; ++i) v = (T)((v << 8) | b[i]);
+    port = v;
+}
+template <std::size_t W> void put(VlWide<W>& port, const uint8_t* b, int n) {
+    for (std::size_t w = 0; w < W; ++w) port[w] = 0;
+    for (int i = 0; i < n; ++i) {
+        int j = n - 1 - i;  // little-endian byte index
+        port[j / 4] |= (uint32_t)b[i] << (8 * (j % 4));
+    }
+}
+template <typename T> void get(const T& port, uint8_t* b, int n) {
+    for (int i = 0; i < n; ++i) b[i] = (uint8_t)(port >> (8 * (n - 1 - i)));
+}
+template <std::size_t W> void get(const VlWide<W>& port, uint8_t* b, int n) {
+    for (int i = 0; i < n; ++i) {
+        int j = n - 1 - i;
+        b[i] = (uint8_t)(port[j / 4] >> (8 * (j % 4)));
+    }
+}
+
+struct Rng {  // splitmix64
+    uint64_t s;
+    uint64_t next() {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Bernoulli draw against a threshold in [0, 2^53].
+    bool chance(uint64_t thr) { return (next() >> 11) < thr; }
+};
+
+}  // namespace
+
+enum { OP_KEY = 0, OP_ENC = 1, OP_DEC = 2, OP_RESET = 3 };
+
+// Shared with ctypes (cipherfab.sim.verilated._Run); keep the field order.
+struct CfRun {
+    // inputs
+    int64_t n_ops;
+    const uint8_t* kind;   // n_ops: OP_*
+    const int64_t* arg;    // n_ops: delay cycles for OP_RESET, unused otherwise
+    const uint8_t* keys;   // KEY_BYTES per key op, in op order
+    const uint8_t* blocks; // BLOCK_BYTES per block op, in op order
+    uint64_t seed;
+    uint64_t in_valid_thr;  // probability * 2^53
+    uint64_t out_ready_thr;
+    int64_t reset_cycles;
+    int64_t timeout;
+    // outputs
+    uint8_t* out;           // BLOCK_BYTES per received output, in arrival order
+    int64_t* op_cycle;      // n_ops: handshake cycle (key/block), reset cycle, -1 = not reached
+    int64_t* accept_cycle;  // per block op
+    int64_t* output_cycle;  // per block op: first cycle block_out_valid was high for it, -1 = none
+    int64_t* output_index;  // per block op: index into out, -1 = none / lost
+    int64_t* reset_info;    // 3 per reset op: outputs received before, blocks lost, clean (0/1)
+    int64_t n_out;
+    int64_t cycles;
+    int32_t hang;
+    int32_t failed;
+    char error[512];
+};
+
+extern "C" __attribute__((visibility("default"))) int cf_key_bits() { return KEY_BITS; }
+extern "C" __attribute__((visibility("default"))) int cf_block_bits() { return BLOCK_BITS; }
+
+extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
+    r->n_out = 0;
+    r->cycles = 0;
+    r->hang = 0;
+    r->failed = 0;
+    r->error[0] = 0;
+    // The caller fills op_cycle, accept_cycle, output_cycle, output_index with -1.
+
+    auto fail = [r](bool hang, const std::string& msg) {
+        r->hang = hang;
+        r->failed = 1;
+        std::snprintf(r->error, sizeof r->error, "%s", msg.c_str());
+    };
+    int64_t cyc = 0;
+    try {
+        auto ctx = std::make_unique<VerilatedContext>();
+        ctx->randReset(2);  // with --x-initial unique: registers start random
+        ctx->randSeed((int)(r->seed % 2147483646) + 1);
+        ctx->fatalOnError(true);
+        auto m = std::make_unique<Vcore>(ctx.get(), "core");
+        Rng rng{r->seed ^ 0x6369706865726661ull};
+
+        // One clock cycle: inputs are already set; settle combinational logic
+        // (ready may depend on valid), return, caller samples, then tick().
+        auto settle = [&]() { m->clk = 0; m->eval(); };
+        auto tick = [&]() {
+            m->clk = 1;
+            m->eval();
+            ++cyc;
+            if (ctx->gotFinish()) throw std::runtime_error("core called $finish");
+        };
+        auto idle_inputs = [&]() {
+            m->key_valid = 0;
+            m->block_in_valid = 0;
+            m->block_out_ready = 0;
+        };
+
+        idle_inputs();
+        m->rst = 1;
+        for (int64_t i = 0; i < r->reset_cycles; ++i) { settle(); tick(); }
+        m->rst = 0;
+
+        int64_t op = 0, nkey = 0, nblk = 0;  // next op / key / block index
+        int64_t head = 0;                      // oldest block still owed an output
+        int64_t nreset = 0;
+        bool raised = false;          // input valid currently asserted
+        bool loaded = false;          // payload for op `op` is on the port
+        int64_t reset_at = -1;        // cycle at which rst goes high for a pending reset op
+        bool held = false;            // last cycle: block_out_valid && !block_out_ready
+        uint8_t held_data[BLOCK_BYTES];
+        uint8_t cur[BLOCK_BYTES];
+        int64_t last_progress = cyc;
+        int64_t last_handshake = cyc - 1;
+
+        while (op < r->n_ops || head < nblk) {
+            int kind = op < r->n_ops ? r->kind[op] : -1;
+
+            if (kind == OP_RESET) {
+                if (reset_at < 0) reset_at = last_handshake + 1 + r->arg[op];
+                if (cyc >= reset_at) {
+                    int64_t* info = r->reset_info + 3 * nreset++;
+                    info[0] = r->n_out;
+                    info[1] = nblk - head;
+                    for (; head < nblk; ++head) r->output_cycle[head] = -1;
+                    r->op_cycle[op] = cyc;
+                    idle_inputs();
+                    m->rst = 1;
+                    settle();
+                    tick();
+                    m->rst = 0;
+                    settle();
+                    info[2] = !m->block_out_valid && !m->busy;
+                    held = false;
+                    raised = loaded = false;
+                    reset_at = -1;
+                    last_handshake = cyc - 1;
+                    last_progress = cyc;
+                    ++op;
+                    continue;
+                }
+                last_progress = cyc;  // waiting on purpose
+            }
+
+            // Input side: present op `op` (key or block) until its handshake.
+            bool is_key = kind == OP_KEY, is_blk = kind == OP_ENC || kind == OP_DEC;
+            if ((is_key || is_blk) && !loaded) {
+                if (is_key) put(m->key, r->keys + (int64_t)KEY_BYTES * nkey, KEY_BYTES);
+                else put(m->block_in, r->blocks + (int64_t)BLOCK_BYTES * nblk, BLOCK_BYTES);
+#if HAS_DECRYPT
+                if (is_blk) m->block_in_decrypt = kind == OP_DEC;
+#endif
+                loaded = true;
+            }
+            if ((is_key || is_blk) && !raised) raised = rng.chance(r->in_valid_thr);
+            m->key_valid = is_key && raised;
+            m->block_in_valid = is_blk && raised;
+            bool out_ready = rng.chance(r->out_ready_thr);
+            m->block_out_ready = out_ready;
+            settle();
+
+            // Output side: sample, match against the oldest owed block.
+            bool ov = m->block_out_valid;
+            if (held) {
+                if (!ov) throw std::logic_error("protocol violation: block_out_valid dropped before block_out_ready");
+                get(m->block_out, cur, BLOCK_BYTES);
+                if (std::memcmp(cur, held_data, BLOCK_BYTES))
+                    throw std::logic_error("protocol violation: block_out changed while valid and not ready");
+            }
+            if (ov) {
+                if (head >= nblk) throw std::logic_error("unexpected output: block_out_valid with no block owed");
+                if (r->output_cycle[head] < 0) r->output_cycle[head] = cyc;
+                if (out_ready) {
+                    get(m->block_out, r->out + (int64_t)BLOCK_BYTES * r->n_out, BLOCK_BYTES);
+                    r->output_index[head++] = r->n_out++;
+                    last_progress = cyc;
+                    held = false;
+                } else if (!held) {
+                    get(m->block_out, held_data, BLOCK_BYTES);
+                    held = true;
+                }
+            }
+            // Input handshake.
+            if (raised && (is_key ? m->key_ready : m->block_in_ready)) {
+                r->op_cycle[op] = cyc;
+                if (is_key) ++nkey;
+                else r->accept_cycle[nblk++] = cyc;
+                ++op;
+                raised = loaded = false;
+                last_handshake = last_progress = cyc;
+            }
+            tick();
+            if (cyc - last_progress > r->timeout) {
+                std::string what = head < nblk
+                    ? "output of block " + std::to_string(head)
+                    : "handshake of op " + std::to_string(op);
+                fail(true, "hang: no progress for " + std::to_string(r->timeout) +
+                               " cycles waiting for " + what);
+                break;
+            }
+        }
+        m->final();
+    } catch (const std::exception& e) {
+        fail(false, e.what());
+    }
+    r->cycles = cyc;
+    return r->failed;
+}
