@@ -1,0 +1,17 @@
+"""Test-vector harness: parsers for NIST CAVP, AES-submission and NESSIE files,
+and a runner that checks them against any block-cipher *engine*.
+
+    from cipherfab.vectors import run_files, format_report, ReferenceEngine
+    print(format_report(run_files(["ECBVarTxt256.rsp"], ReferenceEngine(256, "both"))))
+"""
+
+from .parsers import detect_format, parse_file, parse_nessie, parse_rsp, parse_submission
+from .records import VectorRecord
+from .reference import ReferenceEngine
+from .runner import Engine, FileReport, directions_of, format_report, run_files, run_records
+
+__all__ = [
+    "VectorRecord", "parse_file", "detect_format", "parse_rsp", "parse_submission", "parse_nessie",
+    "Engine", "FileReport", "run_records", "run_files", "format_report", "directions_of",
+    "ReferenceEngine",
+]

@@ -1,0 +1,49 @@
+"""One entry point for every vector-file format: :func:`parse_file`."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .nessie import parse_nessie
+from .records import VectorRecord, fail, read_lines
+from .rsp import parse_rsp
+from .submission import parse_submission
+
+__all__ = ["parse_file", "detect_format", "parse_rsp", "parse_submission", "parse_nessie"]
+
+
+def detect_format(path) -> str:
+    """``"cavp"``, ``"submission"`` or ``"nessie"``, from the name and the text."""
+    lines = read_lines(path)
+    if str(path).lower().endswith(".rsp"):
+        return "cavp"
+    for line in lines:
+        line = line.strip()
+        if re.fullmatch(r"Set\s+\d+,\s*vector#\s*\d+:", line) or "Project NESSIE" in line \
+                or line.startswith("Primitive Name:"):
+            return "nessie"
+        if line.startswith(("KEYSIZE=", "FILENAME:")) or "Intermediate Value" in line:
+            return "submission"
+        if line in ("[ENCRYPT]", "[DECRYPT]") or line.startswith("COUNT ="):
+            return "cavp"
+    raise fail(path, None, "unrecognised vector-file format "
+                           "(expected NIST .rsp, AES-submission or NESSIE)")
+
+
+def parse_file(path, block_bytes: int = 16, byte_reversed: bool = False,
+               format: str | None = None) -> list[VectorRecord]:
+    """Parse any supported vector file.
+
+    ``byte_reversed`` applies to AES-submission files only (Serpent's print
+    values byte-reversed); CAVP and NESSIE files are always in byte order.
+    """
+    path = os.fspath(path)
+    fmt = format or detect_format(path)
+    if fmt == "cavp":
+        return parse_rsp(path, block_bytes)
+    if fmt == "submission":
+        return parse_submission(path, block_bytes, byte_reversed)
+    if fmt == "nessie":
+        return parse_nessie(path, block_bytes)
+    raise fail(path, None, f"unknown vector-file format {fmt!r}")

@@ -1,0 +1,110 @@
+"""The record type every parser returns, and the helpers they share.
+
+A record is one test vector: a key, plaintext and ciphertext (as lists of
+blocks, so multi-block MMT messages fit), an IV for CBC, and where it came
+from (file, line, COUNT, section) so a failure can name it exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import CipherfabError
+
+__all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
+           "key_bits", "check_key", "fail"]
+
+#: Source formats a record can come from (each has its own Monte-Carlo rules).
+FORMATS = ("cavp", "submission", "nessie")
+
+
+@dataclass
+class VectorRecord:
+    """One test vector, in normal byte order whatever the file printed."""
+
+    kind: str                     # "kat" | "mmt" | "mct"
+    mode: str                     # "ECB" | "CBC"
+    decrypt: bool                 # from a [DECRYPT] section / decryption set
+    key: bytes
+    iv: bytes | None
+    plaintext: list[bytes]        # blocks
+    ciphertext: list[bytes]       # blocks
+    file: str
+    line: int                     # line of the record's first line (COUNT =, I=, Set n, ...)
+    count: int | None
+    section: str                  # "[ENCRYPT]", "KEYSIZE=128", "Set 1", ...
+    format: str = "cavp"          # one of FORMATS
+    #: NESSIE "Iterated N times" values: N -> E^N(plaintext).
+    iterated: dict[int, bytes] = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        """``file line n`` for messages."""
+        return f"{self.file} line {self.line}"
+
+    @property
+    def label(self) -> str:
+        """``COUNT = 3, [ENCRYPT]``, ``I=3, KEYSIZE=128`` or ``Set 1, vector# 3``."""
+        if self.format == "nessie":
+            return f"{self.section}, vector# {self.count}"
+        if self.count is None:
+            return self.section
+        return f"{'I=' if self.format == 'submission' else 'COUNT = '}{self.count}, {self.section}"
+
+
+def fail(path, line: int | None, problem: str) -> CipherfabError:
+    """The one-line error for a bad vector file: ``path line n: problem``."""
+    where = f"{path} line {line}" if line else f"{path}"
+    return CipherfabError(f"{where}: {problem}")
+
+
+def read_lines(path) -> list[str]:
+    """The file's lines without line ends (CRLF or LF); refuses unreadable/empty files."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise fail(path, None, f"cannot read: {e.strerror or e}") from None
+    if b"\0" in data:
+        raise fail(path, None, "binary file, not a test-vector file")
+    text = data.decode("latin-1")
+    if not text.strip():
+        raise fail(path, None, "empty file, no test vectors")
+    return text.splitlines()
+
+
+_HEX = re.compile(r"[0-9a-fA-F]*")
+
+
+def parse_hex(value: str, path, line: int, name: str) -> bytes:
+    """Hex string -> bytes; refuses bad characters and odd lengths."""
+    value = value.strip()
+    if not value:
+        raise fail(path, line, f"{name} has no value")
+    if not _HEX.fullmatch(value):
+        raise fail(path, line, f"{name} is not hex: {value[:40]!r}")
+    if len(value) % 2:
+        raise fail(path, line, f"{name} has an odd number of hex digits ({len(value)})")
+    return bytes.fromhex(value)
+
+
+def split_blocks(data: bytes, block_bytes: int, path, line: int, name: str) -> list[bytes]:
+    """Split into whole blocks; refuses a partial block."""
+    if not data or len(data) % block_bytes:
+        raise fail(path, line, f"{name} is {len(data)} bytes, not a whole number of "
+                               f"{block_bytes}-byte blocks")
+    return [data[i:i + block_bytes] for i in range(0, len(data), block_bytes)]
+
+
+def key_bits(key: bytes, block_bytes: int) -> int:
+    """Key size as the ciphers count it: DES-family keys (8-byte blocks) without parity bits."""
+    return len(key) * (7 if block_bytes == 8 else 8)
+
+
+def check_key(key: bytes, block_bytes: int, path, line: int) -> None:
+    """Refuse key lengths no supported cipher takes."""
+    allowed = (8, 16, 24) if block_bytes == 8 else (16, 24, 32)
+    if len(key) not in allowed:
+        raise fail(path, line, f"KEY is {len(key)} bytes; expected one of "
+                               f"{', '.join(map(str, allowed))}")

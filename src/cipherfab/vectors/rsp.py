@@ -1,0 +1,133 @@
+"""NIST CAVP ``.rsp`` files (AESAVS KAT/MMT/MCT, TDES KAT/MMT).
+
+Layout: ``#`` comment header, ``[ENCRYPT]``/``[DECRYPT]`` sections, records
+that start with ``COUNT = n`` followed by ``KEY``, ``IV``, ``PLAINTEXT``,
+``CIPHERTEXT``.  TDES files give the key as ``KEYs`` (one DES key, used as
+K1=K2=K3, kept as 8 bytes) or ``KEY1``/``KEY2``/``KEY3`` (concatenated).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .records import VectorRecord, check_key, fail, parse_hex, read_lines, split_blocks
+
+__all__ = ["parse_rsp"]
+
+_FIELDS = ("KEY", "KEYS", "KEY1", "KEY2", "KEY3", "IV", "PLAINTEXT", "CIPHERTEXT")
+_LINE = re.compile(r"([A-Za-z0-9]+)\s*=\s*(.*)")
+_MODES = r"(ECB|CBC|CFB\d*|OFB|CTR|GCM|CCM|XTS|KW)"
+_NAME_MODE = re.compile(r"T?" + _MODES)            # ECBGFSbox128.rsp, TCBCvarkey.rsp, gcm...
+_HEADER_MODE = re.compile(r"\b" + _MODES + r"\b")  # "# AESVS GFSbox test data for ECB"
+
+
+def _detect(path, lines) -> tuple[str, str | None]:
+    """(kind, mode) from the file name, else the ``#`` header comments."""
+    name = os.path.basename(str(path)).upper()
+    header = " ".join(l for l in lines if l.lstrip().startswith("#")).upper()
+    kind = "kat"
+    for text in (name, header):
+        if "MCT" in text or "MONTE" in text:
+            kind = "mct"
+            break
+        if "MMT" in text or "MULTI BLOCK MESSAGE" in text:
+            kind = "mmt"
+            break
+    found = _NAME_MODE.match(name) or _HEADER_MODE.search(header)
+    mode = found.group(1) if found else None
+    if mode not in (None, "ECB", "CBC"):
+        raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)")
+    return kind, mode
+
+
+def parse_rsp(path, block_bytes: int = 16) -> list[VectorRecord]:
+    """All records of a CAVP ``.rsp`` file, in file order."""
+    lines = read_lines(path)
+    kind, mode = _detect(path, lines)
+    if mode is None:   # no hint anywhere: an IV field means CBC
+        mode = "CBC" if any(_LINE.fullmatch(l.strip()) and l.strip().upper().startswith("IV")
+                            for l in lines) else "ECB"
+    records: list[VectorRecord] = []
+    section: str | None = None
+    rec: dict | None = None
+
+    def finish():
+        if rec is not None:
+            records.append(_record(path, rec, section, kind, mode, block_bytes))
+
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            name = line.strip("[]").strip().upper()
+            if not line.endswith("]") or name not in ("ENCRYPT", "DECRYPT"):
+                raise fail(path, n, f"unknown section {line[:40]} "
+                                    "(expected [ENCRYPT] or [DECRYPT])")
+            finish()
+            rec, section = None, f"[{name}]"
+            continue
+        m = _LINE.fullmatch(line)
+        if not m:
+            raise fail(path, n, f"unrecognised line {line[:40]!r}")
+        field, value = m.group(1).upper(), m.group(2).strip()
+        if field != "COUNT" and field not in _FIELDS:
+            raise fail(path, n, f"unknown field {m.group(1)}")
+        if section is None:
+            raise fail(path, n, f"{m.group(1)} outside an [ENCRYPT]/[DECRYPT] section")
+        if field == "COUNT":
+            if not value.isdigit():
+                raise fail(path, n, f"COUNT is not a number: {value[:20]!r}")
+            finish()
+            rec = {"line": n, "count": int(value), "fields": {}}
+            continue
+        if rec is None:
+            raise fail(path, n, f"{m.group(1)} before the first COUNT of the section")
+        if field in rec["fields"]:
+            raise fail(path, n, f"{m.group(1)} given twice in COUNT = {rec['count']}")
+        rec["fields"][field] = (value, n)
+    finish()
+    if not records:
+        raise fail(path, None, "no test vectors (no COUNT = records)")
+    return records
+
+
+def _record(path, rec, section, kind, mode, block_bytes) -> VectorRecord:
+    fields, line, count = rec["fields"], rec["line"], rec["count"]
+    what = f"COUNT = {count}"
+
+    def get(name, required=True):
+        if name not in fields:
+            if required:
+                raise fail(path, line, f"{what} without {name}")
+            return None
+        value, n = fields[name]
+        return parse_hex(value, path, n, name)
+
+    names = [k for k in ("KEY", "KEYS", "KEY1") if k in fields]
+    if len(names) > 1:
+        raise fail(path, line, f"{what} has both {names[0]} and {names[1]}")
+    if not names:
+        raise fail(path, line, f"{what} without KEY")
+    if names[0] == "KEY1":
+        key = get("KEY1") + get("KEY2") + get("KEY3")
+    elif fields.keys() & {"KEY2", "KEY3"}:
+        raise fail(path, line, f"{what} has KEY2/KEY3 without KEY1")
+    else:
+        key = get(names[0])
+    check_key(key, block_bytes, path, fields[names[0]][1])
+    iv = get("IV", required=(mode == "CBC"))
+    if mode == "ECB" and iv is not None:
+        raise fail(path, fields["IV"][1], "IV in an ECB file")
+    if iv is not None and len(iv) != block_bytes:
+        raise fail(path, fields["IV"][1], f"IV is {len(iv)} bytes, not {block_bytes}")
+    pt = split_blocks(get("PLAINTEXT"), block_bytes, path, fields["PLAINTEXT"][1], "PLAINTEXT")
+    ct = split_blocks(get("CIPHERTEXT"), block_bytes, path, fields["CIPHERTEXT"][1], "CIPHERTEXT")
+    if len(pt) != len(ct):
+        raise fail(path, line, f"{what}: PLAINTEXT has {len(pt)} blocks, CIPHERTEXT {len(ct)}")
+    if kind == "mct" and len(pt) != 1:
+        raise fail(path, line, f"{what}: a Monte-Carlo record must be one block")
+    return VectorRecord(kind=kind, mode=mode, decrypt=(section == "[DECRYPT]"), key=key, iv=iv,
+                        plaintext=pt, ciphertext=ct, file=str(path), line=line, count=count,
+                        section=section, format="cavp")
