@@ -1,0 +1,169 @@
+"""``cipherfab study NAME``: rebuild a named study and write its reports.
+
+Exit status: 0 when the report was written and at least one build succeeded
+(failed points are listed in the report), 1 when every build failed (the report
+is still written), 2 for bad input (unknown study, bad option) - one line on
+stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import CipherfabError
+from ..flow.source import DesignSource
+from .studies import STUDIES, get_study
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds must be comma-separated integers, not {text!r}")
+    if not seeds:
+        raise argparse.ArgumentTypeError("at least one seed is needed")
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"repeated seed in {text!r}")
+    return seeds
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return n
+
+
+def add_external_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("external core (built and shown in the same tables)")
+    g.add_argument("--verilog", nargs="+", metavar="FILE", type=Path,
+                   help="Verilog file(s) of an external core")
+    g.add_argument("--top", metavar="NAME", help="its top module")
+    g.add_argument("--cycles-per-block", type=_positive, metavar="N",
+                   help="steady-state cycles between blocks, non-feedback (ECB) use")
+    g.add_argument("--cycles-per-block-cbc", type=_positive, metavar="N",
+                   help="cycles between blocks in feedback (CBC) use (default: latency, "
+                        "else --cycles-per-block)")
+    g.add_argument("--latency", type=_positive, metavar="N", help="cycles from block in to block out")
+    g.add_argument("--key-setup-cycles", type=int, metavar="N",
+                   help="cycles from key accepted until the first block may start")
+    g.add_argument("--block-bits", type=_positive, default=128, metavar="N",
+                   help="block size in bits (default 128)")
+    g.add_argument("--label", metavar="TEXT", help="row label in the report (default: TOP (external))")
+
+
+def external_source(args) -> DesignSource | None:
+    """The external core described by the options, or None; refuses incomplete options."""
+    given = [n for n in ("top", "cycles_per_block", "cycles_per_block_cbc", "latency",
+                         "key_setup_cycles", "label") if getattr(args, n, None) is not None]
+    if not args.verilog:
+        if given:
+            raise CipherfabError("--" + given[0].replace("_", "-") + " needs --verilog FILE...")
+        return None
+    if not args.top:
+        raise CipherfabError("--verilog needs --top NAME (the external core's top module)")
+    if args.cycles_per_block is None:
+        raise CipherfabError("--verilog needs --cycles-per-block N (cycles between blocks)")
+    texts = []
+    for f in args.verilog:
+        try:
+            texts.append(Path(f).read_text())
+        except OSError as e:
+            raise CipherfabError(f"cannot read Verilog file {f}: {e.strerror or e}") from None
+    design = {"external": True, "files": [str(f) for f in args.verilog], "top": args.top}
+    if args.label:
+        design["label"] = args.label
+    return DesignSource(
+        verilog="\n".join(texts), top=args.top, design=design,
+        cycles_per_block_ecb=args.cycles_per_block,
+        cycles_per_block_cbc=args.cycles_per_block_cbc or args.latency or args.cycles_per_block,
+        latency=args.latency, key_setup_cycles=args.key_setup_cycles, block_bits=args.block_bits)
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "study", help="rebuild a named study (design points x placer seeds) and write reports",
+        description="Build every design point of a study with every placer seed, on a local "
+                    "process pool or a Dask cluster, and write OUT/NAME/results.json, report.md, "
+                    "report.html and PNG plots, with the papers' published numbers alongside. "
+                    "Known studies: " + ", ".join(
+                        f"{n} ({s.title})" for n, s in sorted(STUDIES.items())))
+    p.add_argument("name", metavar="NAME", help="study name: " + ", ".join(sorted(STUDIES)))
+    p.add_argument("-j", "--jobs", type=_positive, metavar="N",
+                   help="local worker processes (default: the number of CPUs)")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="run on a Dask cluster instead, e.g. tcp://host:8786")
+    p.add_argument("--seeds", type=_seeds, metavar="1,2", help="placer seeds (default: the study's)")
+    p.add_argument("--device", metavar="NAME", help="target device (default: the study's, e.g. ecp5-85k)")
+    p.add_argument("--out", default="reports", metavar="DIR",
+                   help="reports folder; results go to DIR/NAME/ (default: reports)")
+    p.add_argument("--no-cache", action="store_true", help="rebuild even when a cached result exists")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument("--fake", action="store_true", help=argparse.SUPPRESS)  # dry run, no tools
+    add_external_arguments(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    study = get_study(args.name)
+    if args.device:
+        try:
+            from ..flow import get_device
+        except ImportError:  # flow not installed in this tree: let the builds report it
+            get_device = None
+        if get_device is not None:
+            get_device(args.device)  # unknown device: one-line refusal before any build
+    ext = external_source(args)
+    if args.jobs and args.scheduler:
+        raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    kw = {}
+    if args.fake:
+        kw = {"build": "cipherfab.study.fakes:fake_build",
+              "source_fn": "cipherfab.study.fakes:fake_design_source"}
+    from .runner import Point, run_study
+    externals = []
+    if ext is not None:
+        externals.append(Point.external(ext, ext.design.get("label")))
+    res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
+                    externals=externals, jobs=args.jobs, scheduler=args.scheduler,
+                    use_cache=not args.no_cache, show_progress=not args.quiet, **kw)
+    s = res["summary"]
+    folder = res["folder"]
+    print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "
+          f"report: {Path(folder) / 'report.md'} and report.html")
+    if s["ok"] == 0:
+        first = res["failures"][0]["error"] if res["failures"] else "no build finished"
+        print(f"cipherfab study: error: all {s['builds']} builds failed (first: {first}); "
+              f"report written to {folder}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry (``python -m cipherfab.study.cli``), same behaviour as ``cipherfab study``."""
+    from ..cli import _Parser
+    parser = _Parser(prog="cipherfab")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    register(sub)
+    try:
+        args = parser.parse_args(["study", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as e:  # usage errors: argparse already printed one line
+        return int(e.code or 0)
+    try:
+        return int(args.func(args) or 0)
+    except CipherfabError as e:
+        print(f"cipherfab study: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("cipherfab study: interrupted (partial results written)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""Stand-ins for ``cipherfab.generate.design_source`` and ``cipherfab.flow.build``.
+
+They live in the package (not in the tests) so that they pickle by reference
+into process-pool and Dask workers.  They produce records of the same shape as
+the real flow, with deterministic, plausible numbers, in milliseconds.  Used by
+the tests and by ``cipherfab study NAME --fake`` (a dry run of the whole
+sweep/report machinery without synthesis tools).
+
+Failure injection, for tests: a design point with ``fail="generate"`` makes
+:func:`fake_design_source` raise; ``fail_seeds=[2]`` makes :func:`fake_build`
+raise for those seeds; ``fail="build"`` makes every seed fail.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..errors import CipherfabError
+from ..flow.source import DesignSource
+
+_ROUNDS = {128: 10, 192: 12, 256: 14}
+
+
+def fake_design_source(cipher: str = "aes", *, arch: str = "iterative", key_bits: int = 128,
+                       direction: str = "encrypt", sbox: str = "lut", **more) -> DesignSource:
+    if more.get("fail") == "generate":
+        raise CipherfabError(f"fake generator refuses {cipher}-{arch}-{key_bits}-{sbox}")
+    if key_bits not in _ROUNDS:
+        raise CipherfabError(f"AES key size must be 128, 192 or 256, not {key_bits}")
+    design = {"cipher": cipher, "arch": arch, "key_bits": key_bits, "direction": direction,
+              "sbox": sbox, **more}
+    cycles = _ROUNDS[key_bits] + 1
+    return DesignSource(
+        verilog=f"module fake_{key_bits}_{sbox}(input clk); endmodule\n",
+        top=f"fake_{key_bits}_{sbox}", design=design,
+        cycles_per_block_ecb=cycles, cycles_per_block_cbc=cycles, latency=cycles,
+        key_setup_cycles=1, parts={"ks": "key_schedule", "dp": "datapath", "ctl": "control"},
+        elaborate_seconds=0.01)
+
+
+def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
+               use_cache: bool = True) -> dict:
+    d = source.design
+    if d.get("fail") == "build" or seed in d.get("fail_seeds", ()):
+        raise CipherfabError(f"nextpnr failed to route {source.top} (seed {seed})")
+    if d.get("sleep"):
+        time.sleep(float(d["sleep"]))
+    kb = int(d.get("key_bits", 128))
+    rom = d.get("sbox") == "rom"
+    ks = 300 + kb * 2 + (0 if rom else 400)
+    dp = 900 + (0 if rom else 3200)
+    ctl = 60
+    lut4 = ks + dp + ctl + int(d.get("extra_luts", 0))
+    ff = 420 + kb * 2
+    ebr = 10 if rom else 0
+    jitter = 1.0 + 0.03 * math.sin(seed * 1.7 + kb / 64)
+    fmax = (92.0 if rom else 78.0) * jitter * (1.0 - (kb - 128) / 2000)
+    pre = fmax / (0.62 if rom else 0.48)
+    cyc = source.cycles_per_block_ecb
+    cbc = source.cycles_per_block_cbc or cyc
+    bits = source.block_bits
+    thr = bits * fmax / cyc
+    thr_cbc = bits * fmax / cbc
+    slices = math.ceil(max(lut4, ff) / 2)
+    ks_cycles = source.key_setup_cycles or 0
+    syn = 13.0 + lut4 / 400
+    return {
+        "status": "ok", "label": source.label(), "design": dict(d), "top": source.top,
+        "verilog_sha256": source.verilog_sha256,
+        "device": {"name": device, "family": "ecp5", "part": "LFE5U-85F", "speed": 8},
+        "seed": seed, "tools": {"yosys": "fake 0.0", "packages": {"fake-yosys": "0.0"},
+                                "nextpnr": "fake 0.0"},
+        "area": {"lut4": lut4, "ff": ff, "ccu2": 12, "ebr": ebr, "dsp": 0, "slices": slices,
+                 "slice_rule": "ceil(max(LUT4, FF) / 2)", "lut_ff_ratio": round(lut4 / ff, 3),
+                 "parts": {"key_schedule": {"lut4": ks, "ff": 2 * kb, "ebr": 2 if rom else 0},
+                           "datapath": {"lut4": dp, "ff": 400, "ebr": 8 if rom else 0},
+                           "control": {"lut4": ctl, "ff": 20, "ebr": 0}}},
+        "timing": {"clock": "clk", "fmax_mhz": round(fmax, 2), "fmax_pre_route_mhz": round(pre, 2),
+                   "wiring_ratio": round(fmax / pre, 3)},
+        "performance": {
+            "block_bits": bits,
+            "latency_cycles": source.latency or cyc, "cycles_per_block_ecb": cyc,
+            "cycles_per_block_cbc": cbc, "throughput_ecb_mbps": round(thr, 2),
+            "throughput_cbc_mbps": round(thr_cbc, 2), "key_setup_cycles": ks_cycles,
+            "key_setup_ns": round(ks_cycles * 1000 / fmax, 2),
+            "key_setup_fraction_of_block": round(ks_cycles / cyc, 3),
+            "mbps_per_lut4": round(thr / lut4, 4),
+            "mbps_per_slice": round(thr / slices, 4),
+            "mbps_per_ebr": round(thr / ebr, 3) if ebr else None,
+            "slices_per_gbps": round(slices / (thr / 1000), 1)},
+        "times": {"elaborate": source.elaborate_seconds, "synthesize": round(syn, 2),
+                  "place": 20.0 + seed, "route": 8.0, "pack": 1.0,
+                  "total": round(source.elaborate_seconds + syn + 29.0 + seed, 2)},
+        "cached": False,
+    }

@@ -1,0 +1,174 @@
+"""PNG plots for study reports (matplotlib, Agg backend) and the Pareto front."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Sequence
+
+
+def pareto_front(costs: Sequence[float | None], values: Sequence[float | None]) -> list[int]:
+    """Indices of the points not dominated when minimising cost and maximising value.
+
+    Point j dominates i when ``cost_j <= cost_i`` and ``value_j >= value_i`` with at
+    least one strict.  Points with a missing (None/NaN) coordinate are never on the
+    front; exact duplicates of a front point are on it too.  Sorted by cost, then by
+    value descending.
+    """
+    pts = [(i, c, v) for i, (c, v) in enumerate(zip(costs, values))
+           if c is not None and v is not None and not (math.isnan(c) or math.isnan(v))]
+    front = []
+    for i, c, v in pts:
+        dominated = any((c2 <= c and v2 >= v) and (c2 < c or v2 > v) for _, c2, v2 in pts)
+        if not dominated:
+            front.append((c, -v, i))
+    return [i for _, _, i in sorted(front)]
+
+
+#: other names a metric has in some records (the flow's synthesis-only Xilinx estimates say
+#: lut/bram; earlier drafts of the record used the names on the right)
+ALIASES = {
+    "area.lut4": ("area.lut",),
+    "area.ebr": ("area.bram",),
+    "timing.fmax_pre_route_mhz": ("timing.fmax_prefit_mhz",),
+    "performance.key_setup_fraction_of_block": ("performance.key_setup_fraction",),
+}
+
+
+def lookup_stat(agg: dict | None, path: str) -> dict | None:
+    """The min/median/max stats of ``path`` (or of one of its aliases) in an aggregate."""
+    if not agg:
+        return None
+    st = agg.get("stats", {})
+    for p in (path, *ALIASES.get(path, ())):
+        if p in st:
+            return st[p]
+    return None
+
+
+def _med(agg: dict, path: str):
+    s = lookup_stat(agg, path)
+    return s["median"] if s else None
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_pareto(aggs: Sequence[dict], path: Path, *, x: str = "area.lut4",
+                y: str = "performance.throughput_ecb_mbps", xlabel: str = "LUT4 (median over seeds)",
+                ylabel: str = "throughput ECB (Mbit/s, median over seeds)", title: str = "") -> Path | None:
+    pts = [(a["label"], _med(a, x), _med(a, y), a.get("external")) for a in aggs]
+    pts = [p for p in pts if p[1] is not None and p[2] is not None]
+    if not pts:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
+    front = pareto_front([p[1] for p in pts], [p[2] for p in pts])
+    on = set(front)
+    for i, (label, xv, yv, ext) in enumerate(pts):
+        ax.scatter([xv], [yv], s=46, zorder=3,
+                   marker="s" if ext else "o",
+                   color="tab:red" if i in on else "tab:blue",
+                   edgecolors="black" if i in on else "none")
+        ax.annotate(label, (xv, yv), textcoords="offset points", xytext=(5, 5), fontsize=7)
+    if front:
+        fx = [pts[i][1] for i in front]
+        fy = [pts[i][2] for i in front]
+        ax.step(fx, fy, where="post", color="tab:red", lw=1.2, ls="--", zorder=2,
+                label="Pareto front (fewer LUT4, more Mbit/s)")
+        ax.legend(loc="best", fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title or "Throughput vs area", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_vs_param(aggs: Sequence[dict], path: Path, *, param: str, group: str | None,
+                  metrics: Sequence[tuple[str, str]], title: str = "") -> Path | None:
+    """One subplot per metric: median with min-max error bars against ``param``,
+    one line per value of ``group``.  External cores (no such parameter) are skipped."""
+    rows = [a for a in aggs if not a.get("external") and param in a.get("params", {})]
+    if not rows:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.2), dpi=110,
+                             squeeze=False)
+    groups: dict = {}
+    for a in rows:
+        groups.setdefault(a["params"].get(group) if group else None, []).append(a)
+    xs_all = sorted({a["params"][param] for a in rows}, key=lambda v: (str(type(v)), v))
+    numeric = all(isinstance(v, (int, float)) for v in xs_all)
+    plotted = False
+    for ax, (metric, label) in zip(axes[0], metrics):
+        for gval, items in sorted(groups.items(), key=lambda kv: str(kv[0])):
+            pts = []
+            for a in items:
+                s = lookup_stat(a, metric)
+                if s:
+                    xv = a["params"][param]
+                    pts.append((xv if numeric else xs_all.index(xv), s["median"], s["min"], s["max"]))
+            if not pts:
+                continue
+            pts.sort()
+            xv = [p[0] for p in pts]
+            med = [p[1] for p in pts]
+            err = [[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]]
+            ax.errorbar(xv, med, yerr=err, marker="o", capsize=4,
+                        label=f"{group}={gval}" if group else None)
+            plotted = True
+        ax.set_xlabel(param)
+        ax.set_ylabel(label)
+        if numeric:
+            ax.set_xticks(xs_all)
+        else:
+            ax.set_xticks(range(len(xs_all)), [str(v) for v in xs_all])
+        ax.grid(True, alpha=0.3)
+        if group and ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    if not plotted:
+        plt.close(fig)
+        return None
+    fig.suptitle(title or f"vs {param} (median, bars = min-max over seeds)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def write_plots(results: dict, folder: Path) -> list[dict]:
+    """All plots of a study; returns [{"file", "title", "caption"}] for the reports."""
+    folder = Path(folder)
+    aggs = results.get("aggregates", [])
+    study = results.get("study", {})
+    out = []
+    p = plot_pareto(aggs, folder / "throughput_vs_lut4.png",
+                    title=f"{study.get('name', '')}: throughput (ECB) vs LUT4 on "
+                          f"{results.get('device', '')}")
+    if p:
+        out.append({"file": p.name, "title": "Throughput vs area, Pareto front",
+                    "caption": "Median over seeds. Red = on the Pareto front (no other design has "
+                               "both fewer LUT4 and more Mbit/s); squares = external cores."})
+    param, group = study.get("x_param"), study.get("group_param")
+    if param:
+        p = plot_vs_param(aggs, folder / f"fmax_vs_{param}.png", param=param, group=group,
+                          metrics=[("timing.fmax_mhz", "Fmax post-route (MHz)"),
+                                   ("performance.throughput_ecb_mbps", "throughput ECB (Mbit/s)")],
+                          title=f"Fmax and throughput vs {param}")
+        if p:
+            out.append({"file": p.name, "title": f"Fmax and throughput vs {param}",
+                        "caption": "Median; error bars span min-max over placer seeds."})
+        p = plot_vs_param(aggs, folder / f"area_vs_{param}.png", param=param, group=group,
+                          metrics=[("area.lut4", "LUT4"), ("area.ff", "FF"), ("area.ebr", "EBR")],
+                          title=f"Area vs {param}")
+        if p:
+            out.append({"file": p.name, "title": f"Area vs {param}",
+                        "caption": "LUT4, flip-flops and block RAMs (EBR) from the placed design."})
+    return out

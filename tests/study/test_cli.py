@@ -1,0 +1,75 @@
+"""``cipherfab study``: refusals are one line with exit 2; a fake run writes the report."""
+
+import subprocess
+import sys
+
+import pytest
+
+from cipherfab.study import cli as study_cli
+
+
+def _run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "cipherfab.study.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_unknown_study_is_one_line_exit_2():
+    p = _run("nosuch")
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert "unknown study 'nosuch'" in lines[0] and "quick" in lines[0]
+    assert "Traceback" not in p.stderr
+
+
+def test_unknown_study_in_process(capsys):
+    assert study_cli.main(["nosuch"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("cipherfab study: error: unknown study")
+
+
+def test_unknown_study_through_cipherfab_cli_when_wired(capsys):
+    from cipherfab import cli
+    if "cipherfab.study.cli" not in cli.SUBCOMMANDS:
+        pytest.skip("study not wired into cipherfab.cli yet")
+    assert cli.main(["study", "nosuch"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown study" in err[0]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["quick", "--seeds", "1,x"], "seeds must be"),
+    (["quick", "-j", "0"], "positive integer"),
+    (["quick", "--top", "x"], "needs --verilog"),
+    (["quick", "--verilog", "nonexistent.v", "--top", "t", "--cycles-per-block", "4"],
+     "cannot read Verilog file"),
+    (["quick", "--verilog", "nonexistent.v", "--cycles-per-block", "4"], "needs --top"),
+])
+def test_bad_options_are_one_line_exit_2(args, words, capsys):
+    rc = study_cli.main(args + ["--fake", "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and words in err[0], err
+
+
+def test_fake_quick_with_external_core(tmp_path):
+    v = tmp_path / "their.v"
+    v.write_text("module their_aes(input clk); endmodule\n")
+    p = _run("quick", "--fake", "--quiet", "-j", "2", "--out", str(tmp_path / "rep"),
+             "--verilog", str(v), "--top", "their_aes", "--cycles-per-block", "12",
+             "--latency", "12", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "13/14 builds ok" not in p.stdout and "14/14 builds ok" in p.stdout
+    md = (tmp_path / "rep" / "quick" / "report.md").read_text()
+    assert "their_aes (external)" in md
+    assert "python -m cipherfab.study.cli quick --fake" in md
+
+
+def test_all_builds_failed_exit_1(tmp_path, capsys, monkeypatch):
+    from cipherfab.study import studies
+    bad = studies.Study(name="allbad", title="", description="", points=[{"key_bits": 7}])
+    monkeypatch.setitem(studies.STUDIES, "allbad", bad)
+    rc = study_cli.main(["allbad", "--fake", "--quiet", "-j", "1", "--out", str(tmp_path)])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert "all 2 builds failed" in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert (tmp_path / "allbad" / "report.md").is_file()

@@ -1,0 +1,42 @@
+"""Two points through the runner on a local Dask cluster (separate worker processes)."""
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from cipherfab.study import runner  # noqa: E402
+
+# Picklable by reference (they live in the package), so spawned workers can import them.
+# To run two small real designs instead, point these at the real flow:
+#   BUILD = "cipherfab.flow:build_or_failure"; SOURCE = "cipherfab.generate:design_source"
+BUILD = "cipherfab.study.fakes:fake_build"
+SOURCE = "cipherfab.study.fakes:fake_design_source"
+POINTS = [dict(cipher="aes", arch="iterative", key_bits=128, direction="encrypt", sbox="rom"),
+          dict(cipher="aes", arch="iterative", key_bits=128, direction="encrypt", sbox="lut",
+               fail_seeds=[2])]
+
+
+def test_dask_local_cluster_two_points(tmp_path):
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        from cipherfab.study.studies import Study
+        study = Study(name="dask", title="dask smoke test", description="", points=POINTS,
+                      seeds=(1, 2))
+        res = runner.run_study(study, out=tmp_path, scheduler=cluster.scheduler_address,
+                               build=BUILD, source_fn=SOURCE, show_progress=False)
+    assert res["summary"] == {"builds": 4, "finished": 4, "ok": 3, "failed": 1}
+    env = res["environment"]
+    assert env["backend"]["kind"] == "dask" and env["backend"]["workers"] == 2
+    recs = res["records"]
+    assert [(r["design"]["sbox"], r["seed"], r["status"]) for r in recs] == [
+        ("rom", 1, "ok"), ("rom", 2, "ok"), ("lut", 1, "ok"), ("lut", 2, "failed")]
+    assert "seed 2" in recs[3]["error"] and recs[3]["worker_host"]
+    assert (tmp_path / "dask" / "report.html").is_file()
+
+
+def test_unreachable_scheduler_is_one_line_error(monkeypatch):
+    from cipherfab.errors import CipherfabError
+    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    with pytest.raises(CipherfabError, match="cannot connect to Dask scheduler"):
+        runner.sweep(runner.make_points(POINTS[:1]), [1], scheduler="tcp://127.0.0.1:1",
+                     build=BUILD, source_fn=SOURCE, show_progress=False)

@@ -1,0 +1,230 @@
+"""The sweep runner, aggregation, reports and plots, with the fake build function."""
+
+import json
+
+import pytest
+
+from cipherfab.study import plots, runner
+from cipherfab.study.fakes import fake_build, fake_design_source
+from cipherfab.study.plots import pareto_front
+from cipherfab.study.studies import QUICK, Published, Study, get_study, grid
+
+FAKE = {"build": "cipherfab.study.fakes:fake_build",
+        "source_fn": "cipherfab.study.fakes:fake_design_source"}
+
+
+# ------------------------------------------------------------------------------ Pareto
+
+def test_pareto_tradeoff_and_dominated():
+    costs = [100, 200, 150, 300, 120]
+    values = [10, 30, 5, 31, 10]
+    # 150/5 dominated by 100/10; 120/10 dominated by 100/10
+    assert pareto_front(costs, values) == [0, 1, 3]
+
+
+def test_pareto_duplicates_missing_and_single():
+    assert pareto_front([1, 1], [5, 5]) == [0, 1]
+    assert pareto_front([1, None, 2], [5, 9, None]) == [0]
+    assert pareto_front([3], [4]) == [0]
+    assert pareto_front([], []) == []
+    # same cost, lower value is dominated; same value, higher cost is dominated
+    assert pareto_front([1, 1, 2], [5, 4, 5]) == [0]
+    assert pareto_front([float("nan"), 1], [1, 1]) == [1]
+
+
+def test_pareto_all_on_front_sorted_by_cost():
+    assert pareto_front([30, 10, 20], [3, 1, 2]) == [1, 2, 0]
+
+
+# ------------------------------------------------------------------------------- points
+
+def test_point_label_matches_design_source_label():
+    params = dict(cipher="aes", arch="iterative", key_bits=192, direction="encrypt", sbox="rom")
+    assert runner.point_label(params) == fake_design_source(**params).label()
+    assert runner.point_label({**params, "rounds": 2}) == fake_design_source(**params).label() + "-rounds=2"
+
+
+def test_grid_and_quick_study():
+    assert grid(a=[1, 2], b="x") == [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}]
+    assert len(QUICK.points) == 6 and QUICK.seeds == (1, 2) and QUICK.device == "ecp5-85k"
+    assert {p["key_bits"] for p in QUICK.points} == {128, 192, 256}
+    assert {p["sbox"] for p in QUICK.points} == {"lut", "rom"}
+    assert all(p["arch"] == "iterative" and p["direction"] == "encrypt" for p in QUICK.points)
+    assert get_study("quick") is QUICK
+
+
+def test_make_points_keeps_labels_unique():
+    pts = runner.make_points([{"sbox": "lut"}, {"sbox": "lut"}])
+    assert [p.label for p in pts] == ["lut", "lut #2"]
+
+
+# -------------------------------------------------------------------------------- sweep
+
+def _points():
+    base = dict(cipher="aes", arch="iterative", direction="encrypt")
+    return runner.make_points([
+        {**base, "key_bits": 128, "sbox": "lut"},
+        {**base, "key_bits": 128, "sbox": "rom"},
+        {**base, "key_bits": 256, "sbox": "rom", "fail_seeds": [2]},
+        {**base, "key_bits": 192, "sbox": "lut", "fail": "generate"},
+    ])
+
+
+def test_sweep_process_pool_continues_past_failures():
+    recs = runner.sweep(_points(), [1, 2], jobs=2, show_progress=False, **FAKE)
+    assert len(recs) == 8
+    assert [r["study_point"] for r in recs][:2] == ["aes-iterative-128-encrypt-lut"] * 2
+    assert [r["seed"] for r in recs] == [1, 2] * 4
+    status = [r["status"] for r in recs]
+    assert status == ["ok"] * 5 + ["failed"] * 3
+    gen_fail = recs[-1]
+    assert gen_fail["stage"] == "generate" and "\n" not in gen_fail["error"]
+    assert "fake generator refuses" in gen_fail["error"]
+    assert recs[5]["stage"] == "build" and "seed 2" in recs[5]["error"]
+
+
+def test_sweep_inline_accepts_unpicklable_functions():
+    def build(src, *, device, seed, use_cache):
+        if seed == 2:
+            raise RuntimeError("boom\nsecond line")
+        return fake_build(src, device=device, seed=seed)
+    recs = runner.sweep(_points()[:1], [1, 2], inline=True, show_progress=False,
+                        build=build, source_fn=lambda **kw: fake_design_source(**kw))
+    assert recs[0]["status"] == "ok"
+    assert recs[1]["status"] == "failed" and recs[1]["error"] == "RuntimeError: boom"
+
+
+def test_build_returning_failed_record_is_kept_as_failure():
+    def build(src, *, device, seed, use_cache):
+        return {"status": "failed", "error": "nextpnr: no route\nmore", "label": src.label()}
+    recs = runner.sweep(_points()[:1], [1], inline=True, show_progress=False, build=build,
+                        source_fn=fake_design_source)
+    assert recs[0]["status"] == "failed" and recs[0]["error"] == "nextpnr: no route"
+
+
+def test_aggregate_min_median_max():
+    pts = _points()
+    recs = runner.sweep(pts, [1, 2, 3], inline=True, show_progress=False, **FAKE)
+    aggs = {a["label"]: a for a in runner.aggregate(recs, pts)}
+    a = aggs["aes-iterative-128-encrypt-lut"]
+    f = sorted(r["timing"]["fmax_mhz"] for r in recs if r["study_point"] == a["label"])
+    assert a["stats"]["timing.fmax_mhz"] == {"min": f[0], "median": f[1], "max": f[2], "n": 3}
+    assert a["stats"]["area.lut4"]["n"] == 3
+    assert "performance.throughput_ecb_mbps" in a["stats"]
+    assert "area.parts.key_schedule.lut4" in a["stats"]
+    b = aggs["aes-iterative-256-encrypt-rom-fail_seeds=[2]"]
+    assert b["ok_seeds"] == [1, 3] and b["failed"][0]["seed"] == 2
+    c = aggs["aes-iterative-192-encrypt-lut-fail=generate"]
+    assert c["ok_seeds"] == [] and c["stats"] == {} and len(c["failed"]) == 3
+
+
+# ------------------------------------------------------------------------------- reports
+
+def _study(points):
+    return Study(name="t", title="test study", description="fake", points=points,
+                 seeds=(1, 2), x_param="key_bits", group_param="sbox",
+                 published=[Published("003", "Table 7.1"), Published("004", "Table 1", ("original",)),
+                            Published("003", "text", ("core throughput",))],
+                 ratios=QUICK.ratios)
+
+
+def test_run_study_writes_results_reports_and_plots(tmp_path):
+    base = dict(cipher="aes", arch="iterative", direction="encrypt")
+    pts = [{**base, "key_bits": k, "sbox": s} for k in (128, 192, 256) for s in ("lut", "rom")]
+    pts[5]["fail_seeds"] = [2]
+    pts.append({**base, "key_bits": 192, "sbox": "bad", "fail": "generate"})
+    ext = fake_design_source(key_bits=128, sbox="rom", extra_luts=50)
+    ext.design = {"external": True, "files": ["x.v"], "top": "their_aes"}
+    ext.top = "their_aes"
+    res = runner.run_study(_study(pts), out=tmp_path, jobs=2, show_progress=False,
+                           externals=[runner.Point.external(ext)], command="cipherfab study t -j 2",
+                           **FAKE)
+    folder = tmp_path / "t"
+    for name in ("results.json", "report.md", "report.html", "throughput_vs_lut4.png",
+                 "fmax_vs_key_bits.png", "area_vs_key_bits.png"):
+        assert (folder / name).is_file(), name
+    for png in folder.glob("*.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    data = json.loads((folder / "results.json").read_text())
+    assert data["command"] == "cipherfab study t -j 2"
+    assert data["wall_seconds"] >= 0 and data["environment"]["cpu_count"]
+    assert data["environment"]["backend"] == {"kind": "local", "workers": 2}
+    assert data["environment"]["tools"]["yosys"] == "fake 0.0"
+    assert data["summary"] == {"builds": 16, "finished": 16, "ok": 13, "failed": 3}
+    assert len(data["records"]) == 16 and len(data["aggregates"]) == 8
+    assert {f["label"] for f in data["failures"]} == {"aes-iterative-256-encrypt-rom-fail_seeds=[2]",
+                                                      "aes-iterative-192-encrypt-bad-fail=generate"}
+    assert res["summary"]["ok"] == 13
+
+    md = (folder / "report.md").read_text()
+    assert "cipherfab study t -j 2" in md and "Wall time" in md
+    assert "their_aes (external)" in md
+    assert "755.1" in md and "XCV1000HQ240-6" in md          # paper 003 Table 7.1
+    assert "| original | 108. | 449 | 10 | 73.7 | 858." in md  # paper 004 Table 1, as printed
+    assert "fake generator refuses" in md and "Failures" in md
+    assert "Devices differ" in md
+    assert "Relative findings" in md and "3.96" in md         # 1777 / 449
+    html = (folder / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 3
+    assert "throughput_vs_lut4.png" in html and "755.1" in html
+
+
+def test_pareto_of_study_results(tmp_path):
+    base = dict(cipher="aes", arch="iterative", direction="encrypt")
+    pts = runner.make_points([{**base, "key_bits": k, "sbox": s}
+                              for k in (128, 256) for s in ("lut", "rom")])
+    aggs = runner.aggregate(runner.sweep(pts, [1], inline=True, show_progress=False, **FAKE), pts)
+    med = lambda a, k: a["stats"][k]["median"]  # noqa: E731
+    front = pareto_front([med(a, "area.lut4") for a in aggs],
+                         [med(a, "performance.throughput_ecb_mbps") for a in aggs])
+    # the fake's 128-bit ROM core is both the smallest and the fastest
+    assert [aggs[i]["label"] for i in front] == ["aes-iterative-128-encrypt-rom"]
+    assert plots.plot_pareto(aggs, tmp_path / "p.png").is_file()
+
+
+def test_all_failed_still_writes_report(tmp_path):
+    st = Study(name="bad", title="all fail", description="", points=[{"key_bits": 7}])
+    res = runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    assert res["summary"]["ok"] == 0
+    md = (tmp_path / "bad" / "report.md").read_text()
+    assert "No build succeeded" in md and "key size must be 128, 192 or 256" in md
+
+
+def test_report_can_be_regenerated_from_results_json(tmp_path):
+    runner.run_study(_study([{"key_bits": 128, "sbox": "rom"}]), out=tmp_path, inline=True,
+                     show_progress=False, **FAKE)
+    (tmp_path / "t" / "report.md").unlink()
+    from cipherfab.study.report import main
+    assert main([str(tmp_path / "t" / "results.json")]) == 0
+    assert (tmp_path / "t" / "report.md").is_file()
+
+
+@pytest.mark.parametrize("progress", [True, False])
+def test_progress_display_does_not_break(progress, tmp_path):
+    from rich.console import Console
+    con = Console(file=open(tmp_path / "log.txt", "w"), width=120, force_terminal=True)
+    recs = runner.sweep(_points(), [1], inline=True, show_progress=progress, console=con, **FAKE)
+    con.file.close()
+    assert len(recs) == 4
+    if progress:
+        log = (tmp_path / "log.txt").read_text()
+        assert "all builds" in log and "failed" in log
+
+
+def test_interrupt_writes_partial_results(tmp_path):
+    calls = []
+
+    def build(src, *, device, seed, use_cache):
+        calls.append(seed)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return fake_build(src, device=device, seed=seed)
+    st = Study(name="intr", title="", description="", points=[{"key_bits": 128, "sbox": "rom"}],
+               seeds=(1, 2, 3))
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_study(st, out=tmp_path, inline=True, show_progress=False, build=build,
+                         source_fn=fake_design_source)
+    data = json.loads((tmp_path / "intr" / "results.json").read_text())
+    assert data["interrupted"] is True and data["summary"]["finished"] == 1
+    assert "interrupted" in (tmp_path / "intr" / "report.md").read_text()
