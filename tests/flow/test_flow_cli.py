@@ -1,0 +1,84 @@
+"""``cipherfab build`` through the subcommand parser (wired like cipherfab.cli does)."""
+
+import json
+
+import pytest
+
+from cipherfab.cli import _Parser
+from cipherfab.errors import CipherfabError
+from cipherfab.flow import cli
+from flowhelpers import TINY_V
+
+
+def run(argv):
+    """Parse and run like ``cipherfab.cli.main``: (exit code, stderr line or None)."""
+    parser = _Parser(prog="cipherfab")
+    cli.register(parser.add_subparsers(dest="command", parser_class=_Parser))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args), None
+    except CipherfabError as e:
+        return e.exit_code, str(e)
+
+
+def test_external_core_builds(tmp_path, capsys):
+    v = tmp_path / "tiny.v"
+    v.write_text(TINY_V)
+    out = tmp_path / "rec.json"
+    code, err = run(["build", "--verilog", str(v), "--top", "tiny", "--cycles-per-block", "1",
+                     "--latency", "2", "--block-bits", "8", "--device", "ecp5-25k", "--speed", "6",
+                     "--json", str(out)])
+    assert (code, err) == (0, None)
+    rec = json.loads(out.read_text())
+    assert rec["status"] == "ok" and rec["label"] == "tiny (external)"
+    assert rec["design"] == {"external": True, "top": "tiny", "files": ["tiny.v"]}
+    assert rec["device"]["full_part"] == "LFE5U-25F-6CABGA381"
+    assert rec["performance"]["throughput_ecb_mbps"] == pytest.approx(8 * rec["timing"]["fmax_mhz"], rel=1e-4)
+    assert rec["performance"]["throughput_cbc_mbps"] is None  # unknown, not guessed
+    assert rec["area"]["parts"] == {"unassigned": rec["area"]["synthesized"]}
+    text = capsys.readouterr().out
+    assert "Fmax" in text and "tiny (external)" in text
+    code, _ = run(["build", "--verilog", str(v), "--top", "tiny", "--cycles-per-block", "1",
+                   "--block-bits", "8", "--device", "ecp5-25k", "--speed", "6"])
+    assert code == 0 and "(cached)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["build", "--verilog", "nope.v", "--top", "x", "--cycles-per-block", "1"],
+     "cannot read Verilog file nope.v: No such file or directory"),
+    (["build", "--verilog", "nope.v", "--cycles-per-block", "1"], "--verilog needs --top NAME"),
+    (["build", "--verilog", "nope.v", "--top", "x"], "--verilog needs --cycles-per-block N (N >= 1)"),
+    (["build", "--verilog", "a.v", "--top", "x", "--cycles-per-block", "1", "--arch", "pipe"],
+     "--arch applies to generated cores, not --verilog"),
+    (["build", "aes", "--top", "x"], "--top applies to external cores (--verilog)"),
+    (["build"], "nothing to build: give CIPHER (e.g. aes) or --verilog FILE... --top NAME"),
+    (["build", "aes", "--device", "xc9"], "unknown device 'xc9': known devices are ecp5-25k, ecp5-45k, "
+     "ecp5-85k, ice40-hx8k, ice40-up5k, xc7, xcv, xcve, xc2v"),
+    (["build", "aes", "--device", "ice40-hx8k", "--speed", "8"], "--speed applies to ECP5 devices only, not ice40-hx8k"),
+])
+def test_refusals_are_one_line(argv, message):
+    assert run(argv) == (2, message)
+
+
+def test_argparse_errors_are_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        run(["build", "aes", "--router", "fast"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'fast'" in err
+
+
+def test_generated_core_is_asked_for(monkeypatch):
+    """CIPHER and its options go to cipherfab.generate.design_source unchanged."""
+    import sys
+    import types
+
+    seen = {}
+
+    def design_source(cipher, **kw):
+        seen.update(kw, cipher=cipher)
+        raise CipherfabError("stop here")
+
+    monkeypatch.setitem(sys.modules, "cipherfab.generate", types.SimpleNamespace(design_source=design_source))
+    assert run(["build", "aes", "--arch", "iterative", "--key-bits", "192", "--sbox", "rom"]) == (2, "stop here")
+    assert seen == {"cipher": "aes", "arch": "iterative", "key_bits": 192, "sbox": "rom"}
