@@ -1,0 +1,146 @@
+"""Iterative AES core: one round per clock, key schedule on the fly (papers 000 and 003).
+
+Theory of operation
+-------------------
+The state register is the output register of the 16 S-boxes (a
+:class:`~cipherfab.hw.sbox.SboxBank`), so the same datapath serves logic and
+block-RAM S-boxes.  With ``x`` the value addressed into the S-boxes::
+
+    start (load):  x = block ^ rk[first]          (initial AddRoundKey merged into the load)
+    round r:       x = MixColumns(ShiftRows(S)) ^ rk[r]          encrypt
+                   x = InvMixColumns(InvShiftRows(S) ^ rk[Nr-r])  decrypt
+    last round:    out = ShiftRows(S) ^ rk[Nr]   |   InvShiftRows(S) ^ rk[0]
+
+A block accepted in cycle 0 has its result in the output register from cycle
+Nr + 1 (latency Nr + 1: 11/13/15 cycles); the last round of one block overlaps the
+load of the next, so back-to-back blocks take Nr cycles each (ECB/CTR), and a
+feedback mode, whose next input needs this output, Nr + 1.  Key setup: a key is
+taken only when no block is in flight (and before any block presented in the same
+cycle); an encryption may start the cycle after, a decryption Nr + 1 cycles after
+(the forward schedule runs once per key to find the last round keys).  Every count
+is fixed by the parameters: none depends on key or data.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Mux, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from ...hw.sbox import SboxBank
+from .key_schedule import KeySchedule
+from .reference import INV_SBOX, NR, SBOX
+from .round import inv_mix_columns, inv_shift_rows, mix_columns, shift_rows
+
+DIRECTIONS = ("encrypt", "decrypt", "both")
+
+
+def block_layout(both: bool):
+    """Block-in payload: the 128-bit block, plus a decrypt flag when both directions exist."""
+    return data.StructLayout({"data": 128, "decrypt": 1}) if both else 128
+
+
+class RoundDatapath(wiring.Component):
+    """The 128-bit round: S-box state register plus the linear layers around it."""
+
+    def __init__(self, encrypt: bool, decrypt: bool, sbox: str):
+        self.encrypt, self.decrypt, self.sbox = encrypt, decrypt, sbox
+        super().__init__({
+            "block": In(128), "start": In(1), "start_decrypt": In(1),
+            "advance": In(1), "decrypting": In(1),
+            "first_key": In(128), "round_key": In(128), "result": Out(128),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        both = self.encrypt and self.decrypt
+        tables = [t for t, on in ((SBOX, self.encrypt), (INV_SBOX, self.decrypt)) if on]
+        m.submodules.sub_bytes = sboxes = SboxBank(16, self.sbox, tables)
+        state, rk = sboxes.y, self.round_key
+
+        def by_direction(enc, dec):
+            if both:
+                return Mux(self.decrypting, dec(), enc())
+            return dec() if self.decrypt else enc()
+
+        middle = by_direction(lambda: mix_columns(m, shift_rows(state)) ^ rk,
+                              lambda: inv_mix_columns(m, inv_shift_rows(state) ^ rk))
+        final = by_direction(lambda: shift_rows(state), lambda: inv_shift_rows(state)) ^ rk
+        m.d.comb += [
+            sboxes.x.eq(Mux(self.start, self.block ^ self.first_key, middle)),
+            sboxes.en.eq(self.start | self.advance),
+            self.result.eq(final),
+        ]
+        if both:
+            m.d.comb += sboxes.select.eq(Mux(self.start, self.start_decrypt, self.decrypting))
+        return m
+
+
+class IterativeAES(wiring.Component):
+    """AES-128/192/256 core, one round per clock; streams ``key``, ``block_in``, ``block_out``.
+
+    ``busy`` is high while a key is being set up, a block is in flight, or a result waits
+    in the output register.
+    """
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut"):
+        self.key_bits, self.direction, self.sbox = key_bits, direction, sbox
+        self.encrypt = direction in ("encrypt", "both")
+        self.decrypt = direction in ("decrypt", "both")
+        self.nr = NR[key_bits]
+        super().__init__({
+            "key": In(stream.Signature(key_bits)),
+            "block_in": In(stream.Signature(block_layout(direction == "both"))),
+            "block_out": Out(stream.Signature(128)),
+            "busy": Out(1),
+        })
+
+    # Cycle counts, fixed by the parameters (checked by the simulation tests).
+    @property
+    def latency(self) -> int:
+        return self.nr + 1
+
+    @property
+    def cycles_per_block(self) -> int:
+        return self.nr
+
+    @property
+    def cycles_per_block_feedback(self) -> int:
+        return self.nr + 1
+
+    @property
+    def key_setup_cycles(self) -> int:
+        return self.nr + 1 if self.decrypt else 1
+
+    def elaborate(self, platform):
+        m = Module()
+        both = self.direction == "both"
+        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt, self.sbox)
+        m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox)
+
+        in_flight = Signal()
+        last = in_flight & ks.last
+        free = ~in_flight | (last & ~self.block_out.valid)
+        start = self.block_in.valid & self.block_in.ready
+        payload = self.block_in.payload
+        block, start_decrypt = (payload.data, payload.decrypt) if both else (payload, self.decrypt)
+
+        m.d.comb += [
+            self.key.ready.eq(~in_flight),
+            self.block_in.ready.eq(ks.ready & free & ~self.key.valid),
+            ks.key.eq(self.key.payload),
+            ks.load.eq(self.key.valid & self.key.ready),
+            ks.start.eq(start), ks.start_decrypt.eq(start_decrypt),
+            dp.block.eq(block), dp.start.eq(start), dp.start_decrypt.eq(start_decrypt),
+            dp.advance.eq(in_flight & ~ks.last), dp.decrypting.eq(ks.decrypting),
+            dp.first_key.eq(ks.first_key), dp.round_key.eq(ks.round_key),
+            self.busy.eq(in_flight | ks.busy | self.block_out.valid),
+        ]
+        with m.If(self.block_out.valid & self.block_out.ready):
+            m.d.sync += self.block_out.valid.eq(0)
+        with m.If(last & ~self.block_out.valid):
+            m.d.sync += [self.block_out.payload.eq(dp.result), self.block_out.valid.eq(1),
+                         in_flight.eq(0)]
+        with m.If(start):
+            m.d.sync += in_flight.eq(1)
+        return m

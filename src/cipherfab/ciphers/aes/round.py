@@ -1,0 +1,97 @@
+"""AES round transformations as Amaranth expressions (FIPS-197 Section 5).
+
+Values are big-endian byte strings: byte 0 of a block (state row 0, column 0) is
+bits 127:120, so a block reads like its hex string.  The state is column-major:
+byte ``i`` is row ``i % 4`` of column ``i // 4``.  SubBytes is not here: it is a
+registered :class:`~cipherfab.hw.sbox.SboxBank` owned by whoever needs it.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Mux, Signal, Value
+
+
+def bytes_of(v: Value) -> list[Value]:
+    """The bytes of ``v``, index 0 = most significant byte."""
+    n = len(v) // 8
+    return [v[8 * (n - 1 - i):8 * (n - i)] for i in range(n)]
+
+
+def from_bytes(bs: list[Value]) -> Value:
+    """Inverse of :func:`bytes_of`."""
+    return Cat(*reversed(bs))
+
+
+def words_of(v: Value) -> list[Value]:
+    """The 32-bit words of ``v``, index 0 = most significant word (w[0] of a key)."""
+    n = len(v) // 32
+    return [v[32 * (n - 1 - i):32 * (n - i)] for i in range(n)]
+
+
+def from_words(ws: list[Value]) -> Value:
+    return Cat(*reversed(ws))
+
+
+def shift_rows(v: Value) -> Value:
+    s = bytes_of(v)
+    return from_bytes([s[(r + 4 * (c + r)) % 16] for c in range(4) for r in range(4)])
+
+
+def inv_shift_rows(v: Value) -> Value:
+    s = bytes_of(v)
+    return from_bytes([s[(r + 4 * (c - r)) % 16] for c in range(4) for r in range(4)])
+
+
+def xtime(b: Value) -> Value:
+    """Multiply by {02} in GF(2^8): a shift and a conditional XOR with {1b}."""
+    return Cat(b[7], b[0] ^ b[7], b[1], b[2] ^ b[7], b[3] ^ b[7], b[4], b[5], b[6])
+
+
+def wire(m, value: Value, name: str) -> Signal:
+    """Name ``value`` with a combinational signal.
+
+    Amaranth's lowering copies shared sub-expressions, so deep re-use (InvMixColumns
+    feeds xtime into xtime) would grow exponentially; a wire keeps each one single.
+    """
+    s = Signal(len(value), name=name)
+    m.d.comb += s.eq(value)
+    return s
+
+
+def _mix_column(a: list[Value]) -> list[Value]:
+    # out_r = {02}a_r ^ {03}a_{r+1} ^ a_{r+2} ^ a_{r+3}
+    return [xtime(a[r] ^ a[(r + 1) % 4]) ^ a[(r + 1) % 4] ^ a[(r + 2) % 4] ^ a[(r + 3) % 4]
+            for r in range(4)]
+
+
+def mix_columns(m, v: Value, name: str = "mix") -> Signal:
+    s = bytes_of(wire(m, v, f"{name}_in"))
+    out: list[Value] = []
+    for c in range(4):
+        out += _mix_column(s[4 * c:4 * c + 4])
+    return wire(m, from_bytes(out), f"{name}_out")
+
+
+def inv_mix_columns(m, v: Value, name: str = "inv_mix") -> Signal:
+    """InvMixColumns as MixColumns after adding {04}(a0^a2) to rows 0, 2 and {04}(a1^a3)
+    to rows 1, 3 of each column (the {0e,0b,0d,09} products share that logic)."""
+    s = bytes_of(wire(m, v, f"{name}_in"))
+    pre: list[Value] = []
+    for c in range(4):
+        a = s[4 * c:4 * c + 4]
+        u = xtime(xtime(wire(m, a[0] ^ a[2], f"{name}_u{c}")))
+        w = xtime(xtime(wire(m, a[1] ^ a[3], f"{name}_v{c}")))
+        pre += [a[0] ^ u, a[1] ^ w, a[2] ^ u, a[3] ^ w]
+    return mix_columns(m, from_bytes(pre), name)
+
+
+def rot_word(w: Value) -> Value:
+    """RotWord: [a0, a1, a2, a3] -> [a1, a2, a3, a0] (a0 = most significant byte)."""
+    return Cat(w[24:32], w[0:24])
+
+
+def select(cond, a: Value, b: Value) -> Value:
+    """``a`` if ``cond`` else ``b``, where ``cond`` may be a Python bool (no mux built)."""
+    if isinstance(cond, bool):
+        return a if cond else b
+    return Mux(cond, a, b)
