@@ -14,10 +14,12 @@ import sys
 from . import __version__
 from .errors import CipherfabError
 
-#: (module, attribute) of each subcommand's ``register`` function, in --help order.
+#: modules whose ``register(subparsers)`` adds a subcommand, in --help order.
 SUBCOMMANDS = [
     "cipherfab.generate",
     "cipherfab.sim.cli",
+    "cipherfab.flow.cli",
+    "cipherfab.study.cli",
 ]
 
 

@@ -66,7 +66,7 @@ class SboxBank(wiring.Component):
     def _elaborate_rom(self, m: Module):
         init = [v for t in self.tables for v in t]
         for pair in range(0, self.n, 2):
-            mem = Memory(shape=8, depth=len(init), init=init)
+            mem = Memory(shape=8, depth=len(init), init=init, attrs={"rom_style": "block"})
             m.submodules[f"rom{pair // 2}"] = mem
             for lane in range(pair, min(pair + 2, self.n)):
                 port = mem.read_port(domain="sync")

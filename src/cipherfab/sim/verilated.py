@@ -37,6 +37,7 @@ OP_KEY, OP_ENC, OP_DEC, OP_RESET = 0, 1, 2, 3
 VERILATOR_FLAGS = [
     "--cc", "--build", "--prefix", "Vcore", "--no-timing",
     "--x-assign", "fast", "--x-initial", "unique",
+    "--output-split", "0", "--output-split-cfuncs", "0",  # one C++ file: no precompiled header (its make rule breaks with -shared)
     "-Wno-fatal", "-Wno-lint", "-Wno-style",
 ]
 CXX_FLAGS = [
