@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import __version__
+from .argtypes import integer
 from .ciphers.aes.iterative import DIRECTIONS, IterativeAES
 from .errors import CipherfabError
 from .flow.source import DesignSource
@@ -121,7 +122,7 @@ def add_core_arguments(parser, cipher_required: bool = True) -> None:
                         help=f"cipher: {', '.join(ARCHITECTURES)}")
     g = parser.add_argument_group("core")
     g.add_argument("--arch", default=None, help="architecture (default iterative)")
-    g.add_argument("--key-bits", type=_int, default=None, help="key size (AES: 128, 192, 256; default 128)")
+    g.add_argument("--key-bits", type=integer, default=None, help="key size (AES: 128, 192, 256; default 128)")
     g.add_argument("--direction", default=None, help=f"{', '.join(DIRECTIONS)} (default encrypt)")
     g.add_argument("--sbox", default=None, help=f"S-box style: {', '.join(STYLES)} (default lut)")
 
@@ -130,14 +131,6 @@ def params_from_args(args) -> CoreParams:
     given = {k: getattr(args, k) for k in ("arch", "key_bits", "direction", "sbox")
              if getattr(args, k, None) is not None}
     return CoreParams(cipher=args.cipher, **given).validate()
-
-
-def _int(text: str) -> int:
-    import argparse
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
 
 
 def register(subparsers) -> None:

@@ -6,22 +6,12 @@ import json
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..argtypes import integer, non_negative
 from .devices import DEFAULT, DEVICES, get_device
+from .external import OPTIONS, add_external_arguments, external_source
 from .source import DesignSource
 
 _GENERATED = ("arch", "key_bits", "direction", "sbox")
-_EXTERNAL = ("top", "cycles_per_block", "latency", "cbc_cycles_per_block", "key_setup_cycles")
-
-
-def _positive(text: str) -> int:
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
 
 
 def register(subparsers) -> None:
@@ -33,21 +23,14 @@ def register(subparsers) -> None:
     p.add_argument("cipher", nargs="?", metavar="CIPHER", help="cipher to generate, e.g. aes")
     g = p.add_argument_group("generated core")
     g.add_argument("--arch")
-    g.add_argument("--key-bits", type=_positive)
+    g.add_argument("--key-bits", type=integer)
     g.add_argument("--direction")
     g.add_argument("--sbox")
-    e = p.add_argument_group("external core")
-    e.add_argument("--verilog", nargs="+", metavar="FILE", help="Verilog file(s) of the core")
-    e.add_argument("--top", help="top module name")
-    e.add_argument("--cycles-per-block", type=_positive, help="steady-state cycles per block (ECB)")
-    e.add_argument("--latency", type=_positive, help="cycles from block accepted to result valid")
-    e.add_argument("--cbc-cycles-per-block", type=_positive, help="cycles per block in feedback (CBC) use")
-    e.add_argument("--key-setup-cycles", type=_positive)
-    e.add_argument("--block-bits", type=_positive, default=128)
+    add_external_arguments(p)
     f = p.add_argument_group("flow")
     f.add_argument("--device", default=DEFAULT, help=f"one of {', '.join(DEVICES)} (default {DEFAULT})")
     f.add_argument("--speed", type=int, help="ECP5 speed grade 6, 7 or 8 (default 8)")
-    f.add_argument("--seed", type=_positive, default=1, help="placer seed (default 1)")
+    f.add_argument("--seed", type=non_negative, default=1, help="placer seed (default 1)")
     f.add_argument("--router", choices=("router1", "router2"),
                    help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
     f.add_argument("--json", metavar="FILE", help="write the record to FILE")
@@ -57,29 +40,9 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _external(args) -> DesignSource:
-    for name in _GENERATED:
-        if getattr(args, name) is not None:
-            raise CipherfabError(f"--{name.replace('_', '-')} applies to generated cores, not --verilog")
-    if not args.top:
-        raise CipherfabError("--verilog needs --top NAME")
-    if not args.cycles_per_block:
-        raise CipherfabError("--verilog needs --cycles-per-block N (N >= 1)")
-    texts = []
-    for name in args.verilog:
-        try:
-            texts.append(Path(name).read_text())
-        except (OSError, UnicodeDecodeError) as err:
-            raise CipherfabError(f"cannot read Verilog file {name}: {getattr(err, 'strerror', None) or err}") from None
-    design = {"external": True, "top": args.top, "files": [Path(n).name for n in args.verilog]}
-    return DesignSource("\n".join(texts), args.top, design, args.cycles_per_block,
-                        cycles_per_block_cbc=args.cbc_cycles_per_block, latency=args.latency,
-                        key_setup_cycles=args.key_setup_cycles, block_bits=args.block_bits)
-
-
 def _generated(args) -> DesignSource:
-    for name in _EXTERNAL:
-        if getattr(args, name) is not None:
+    for name in OPTIONS:
+        if getattr(args, name, None) is not None:
             raise CipherfabError(f"--{name.replace('_', '-')} applies to external cores (--verilog)")
     try:
         from ..generate import design_source
@@ -93,7 +56,7 @@ def source_from_args(args) -> DesignSource:
     if args.verilog and args.cipher:
         raise CipherfabError("give either CIPHER or --verilog FILE..., not both")
     if args.verilog:
-        return _external(args)
+        return external_source(args)
     if args.cipher:
         return _generated(args)
     raise CipherfabError("nothing to build: give CIPHER (e.g. aes) or --verilog FILE... --top NAME")

@@ -2,30 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-
+from ..argtypes import count, probability
 from ..errors import CipherfabError
 from ..generate import add_core_arguments, params_from_args
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid probability {text!r}") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
-    return value
 
 
 def register(subparsers) -> None:
@@ -37,14 +16,14 @@ def register(subparsers) -> None:
     add_core_arguments(p)
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
-    what.add_argument("--random", type=_count, metavar="N", help="N random blocks under random keys")
-    p.add_argument("--limit", type=_count, metavar="N", help="run only the first N records of each file")
+    what.add_argument("--random", type=count, metavar="N", help="N random blocks under random keys")
+    p.add_argument("--limit", type=count, metavar="N", help="run only the first N records of each file")
     p.add_argument("--seed", type=int, default=1, help="seed for data and backpressure (default 1)")
-    p.add_argument("--valid-prob", type=_probability, default=1.0,
+    p.add_argument("--valid-prob", type=probability, default=1.0,
                    help="probability the source offers a block in a cycle (default 1)")
-    p.add_argument("--ready-prob", type=_probability, default=1.0,
+    p.add_argument("--ready-prob", type=probability, default=1.0,
                    help="probability the sink takes a result in a cycle (default 1)")
-    p.add_argument("--blocks-per-key", type=_count, default=1000,
+    p.add_argument("--blocks-per-key", type=count, default=1000,
                    help="mean blocks between key changes in --random (default 1000)")
     p.set_defaults(func=run)
 

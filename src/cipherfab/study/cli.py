@@ -12,8 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..argtypes import count
 from ..errors import CipherfabError
-from ..flow.source import DesignSource
+from ..flow.external import add_external_arguments, external_source
 from .studies import STUDIES, get_study
 
 
@@ -29,62 +30,6 @@ def _seeds(text: str) -> list[int]:
     return seeds
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
-    return n
-
-
-def add_external_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("external core (built and shown in the same tables)")
-    g.add_argument("--verilog", nargs="+", metavar="FILE", type=Path,
-                   help="Verilog file(s) of an external core")
-    g.add_argument("--top", metavar="NAME", help="its top module")
-    g.add_argument("--cycles-per-block", type=_positive, metavar="N",
-                   help="steady-state cycles between blocks, non-feedback (ECB) use")
-    g.add_argument("--cycles-per-block-cbc", type=_positive, metavar="N",
-                   help="cycles between blocks in feedback (CBC) use (default: latency, "
-                        "else --cycles-per-block)")
-    g.add_argument("--latency", type=_positive, metavar="N", help="cycles from block in to block out")
-    g.add_argument("--key-setup-cycles", type=int, metavar="N",
-                   help="cycles from key accepted until the first block may start")
-    g.add_argument("--block-bits", type=_positive, default=128, metavar="N",
-                   help="block size in bits (default 128)")
-    g.add_argument("--label", metavar="TEXT", help="row label in the report (default: TOP (external))")
-
-
-def external_source(args) -> DesignSource | None:
-    """The external core described by the options, or None; refuses incomplete options."""
-    given = [n for n in ("top", "cycles_per_block", "cycles_per_block_cbc", "latency",
-                         "key_setup_cycles", "label") if getattr(args, n, None) is not None]
-    if not args.verilog:
-        if given:
-            raise CipherfabError("--" + given[0].replace("_", "-") + " needs --verilog FILE...")
-        return None
-    if not args.top:
-        raise CipherfabError("--verilog needs --top NAME (the external core's top module)")
-    if args.cycles_per_block is None:
-        raise CipherfabError("--verilog needs --cycles-per-block N (cycles between blocks)")
-    texts = []
-    for f in args.verilog:
-        try:
-            texts.append(Path(f).read_text())
-        except OSError as e:
-            raise CipherfabError(f"cannot read Verilog file {f}: {e.strerror or e}") from None
-    design = {"external": True, "files": [str(f) for f in args.verilog], "top": args.top}
-    if args.label:
-        design["label"] = args.label
-    return DesignSource(
-        verilog="\n".join(texts), top=args.top, design=design,
-        cycles_per_block_ecb=args.cycles_per_block,
-        cycles_per_block_cbc=args.cycles_per_block_cbc or args.latency or args.cycles_per_block,
-        latency=args.latency, key_setup_cycles=args.key_setup_cycles, block_bits=args.block_bits)
-
-
 def register(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "study", help="rebuild a named study (design points x placer seeds) and write reports",
@@ -94,7 +39,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                     "Known studies: " + ", ".join(
                         f"{n} ({s.title})" for n, s in sorted(STUDIES.items())))
     p.add_argument("name", metavar="NAME", help="study name: " + ", ".join(sorted(STUDIES)))
-    p.add_argument("-j", "--jobs", type=_positive, metavar="N",
+    p.add_argument("-j", "--jobs", type=count, metavar="N",
                    help="local worker processes (default: the number of CPUs)")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run on a Dask cluster instead, e.g. tcp://host:8786")
@@ -146,23 +91,9 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m cipherfab.study.cli``), same behaviour as ``cipherfab study``."""
-    from ..cli import _Parser
-    parser = _Parser(prog="cipherfab")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    register(sub)
-    try:
-        args = parser.parse_args(["study", *(sys.argv[1:] if argv is None else argv)])
-    except SystemExit as e:  # usage errors: argparse already printed one line
-        return int(e.code or 0)
-    try:
-        return int(args.func(args) or 0)
-    except CipherfabError as e:
-        print(f"cipherfab study: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except KeyboardInterrupt:
-        print("cipherfab study: interrupted (partial results written)", file=sys.stderr)
-        return 130
+    """Stand-alone entry (``python -m cipherfab.study.cli``): ``cipherfab study ...``."""
+    from ..cli import main as cipherfab_main
+    return cipherfab_main(["study", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,36 @@
+"""argparse value types shared by every subcommand (each refusal is one line from argparse)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def integer(text: str) -> int:
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+
+
+def at_least(minimum: int):
+    def check(text: str) -> int:
+        value = integer(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        return value
+    check.__name__ = f"integer >= {minimum}"
+    return check
+
+
+count = at_least(1)
+non_negative = at_least(0)
+
+
+def probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid probability {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
+    return value
