@@ -39,7 +39,7 @@ def test_unknown_study_through_cipherfab_cli_when_wired(capsys):
 
 @pytest.mark.parametrize("args, words", [
     (["quick", "--seeds", "1,x"], "seeds must be"),
-    (["quick", "-j", "0"], "positive integer"),
+    (["quick", "-j", "0"], "must be >= 1"),
     (["quick", "--top", "x"], "needs --verilog"),
     (["quick", "--verilog", "nonexistent.v", "--top", "t", "--cycles-per-block", "4"],
      "cannot read Verilog file"),
