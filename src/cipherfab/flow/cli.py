@@ -56,6 +56,9 @@ def source_from_args(args) -> DesignSource:
     if args.verilog and args.cipher:
         raise CipherfabError("give either CIPHER or --verilog FILE..., not both")
     if args.verilog:
+        for name in _GENERATED:
+            if getattr(args, name) is not None:
+                raise CipherfabError(f"--{name.replace('_', '-')} applies to generated cores, not --verilog")
         return external_source(args)
     if args.cipher:
         return _generated(args)

@@ -19,7 +19,7 @@ def add_external_arguments(p: argparse.ArgumentParser, title: str = "external co
     g.add_argument("--cycles-per-block", type=count, metavar="N",
                    help="steady-state cycles between blocks, non-feedback (ECB) use")
     g.add_argument("--cycles-per-block-cbc", type=count, metavar="N",
-                   help="cycles between blocks in feedback (CBC) use (default: --latency, else unknown)")
+                   help="cycles between blocks in feedback (CBC) use (default: unknown, not reported)")
     g.add_argument("--latency", type=count, metavar="N", help="cycles from block accepted to result valid")
     g.add_argument("--key-setup-cycles", type=non_negative, metavar="N",
                    help="cycles from key accepted until the first block may start")
@@ -35,7 +35,7 @@ def external_source(args) -> DesignSource | None:
             raise CipherfabError("--" + given[0].replace("_", "-") + " needs --verilog FILE...")
         return None
     if not args.top:
-        raise CipherfabError("--verilog needs --top NAME (the core's top module)")
+        raise CipherfabError("--verilog needs --top NAME")
     if args.cycles_per_block is None:
         raise CipherfabError("--verilog needs --cycles-per-block N (N >= 1)")
     texts = []
@@ -49,6 +49,6 @@ def external_source(args) -> DesignSource | None:
     if args.label:
         design["label"] = args.label
     return DesignSource("\n".join(texts), args.top, design, args.cycles_per_block,
-                        cycles_per_block_cbc=args.cycles_per_block_cbc or args.latency,
+                        cycles_per_block_cbc=args.cycles_per_block_cbc,
                         latency=args.latency, key_setup_cycles=args.key_setup_cycles,
                         block_bits=args.block_bits)
