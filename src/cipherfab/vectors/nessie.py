@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .records import VectorRecord, check_key, fail, parse_hex, read_lines
+from .records import VectorRecord, check_key, fail, field_bytes, read_lines
 
 __all__ = ["parse_nessie"]
 
@@ -80,13 +80,7 @@ def _record(path, rec, sizes, block_bytes) -> VectorRecord:
     check_name = "encrypted" if decrypt else "decrypted"
 
     def get(name):
-        if name not in fields:
-            raise fail(path, line, f"{what} without {name}=")
-        value, n = fields[name]
-        data = parse_hex(value, path, n, name)
-        if name != "key" and len(data) != block_bytes:
-            raise fail(path, n, f"{name} is {len(data)} bytes, not one {block_bytes}-byte block")
-        return data
+        return field_bytes(fields, name, path, line, what, block_bytes, "key")
 
     key, plain, cipher, check = get("key"), get("plain"), get("cipher"), get(check_name)
     check_key(key, block_bytes, path, fields["key"][1])

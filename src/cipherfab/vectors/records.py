@@ -77,6 +77,19 @@ def read_lines(path) -> list[str]:
 _HEX = re.compile(r"[0-9a-fA-F]*")
 
 
+def field_bytes(fields: dict, name: str, path, line: int, missing: str, block_bytes: int,
+                key_name: str) -> bytes:
+    """A required ``name=hex`` field of a record (``fields``: name -> (value, line)); every
+    field but the key must be exactly one block.  ``missing`` names the record in the error."""
+    if name not in fields:
+        raise fail(path, line, f"{missing} without {name}=")
+    value, n = fields[name]
+    data = parse_hex(value, path, n, name)
+    if name != key_name and len(data) != block_bytes:
+        raise fail(path, n, f"{name} is {len(data)} bytes, not one {block_bytes}-byte block")
+    return data
+
+
 def parse_hex(value: str, path, line: int, name: str) -> bytes:
     """Hex string -> bytes; refuses bad characters and odd lengths."""
     value = value.strip()

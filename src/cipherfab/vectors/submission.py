@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 
-from .records import VectorRecord, check_key, fail, parse_hex, read_lines
+from .records import VectorRecord, check_key, fail, field_bytes, read_lines
 
 __all__ = ["parse_submission"]
 
@@ -102,12 +102,7 @@ def _record(path, rec, defaults, keysize, kind, mode, decrypt, block_bytes, byte
     line, count = rec["line"], rec["count"]
 
     def get(name):
-        if name not in fields:
-            raise fail(path, line, f"I={count} without {name}=")
-        value, n = fields[name]
-        data = parse_hex(value, path, n, name)
-        if name != "KEY" and len(data) != block_bytes:
-            raise fail(path, n, f"{name} is {len(data)} bytes, not one {block_bytes}-byte block")
+        data = field_bytes(fields, name, path, line, f"I={count}", block_bytes, "KEY")
         return data[::-1] if byte_reversed else data
 
     key = get("KEY")
