@@ -18,6 +18,7 @@ from .errors import CipherfabError
 SUBCOMMANDS = [
     "cipherfab.generate",
     "cipherfab.sim.cli",
+    "cipherfab.sim.verify",
     "cipherfab.flow.cli",
     "cipherfab.study.cli",
 ]

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 from ..errors import CipherfabError
-from ..argtypes import integer, non_negative
+from ..argtypes import non_negative
 from .devices import DEFAULT, DEVICES, get_device
 from .external import OPTIONS, add_external_arguments, external_source
 from .source import DesignSource
 
-_GENERATED = ("arch", "key_bits", "direction", "sbox")
 
 
 def register(subparsers) -> None:
@@ -20,12 +19,8 @@ def register(subparsers) -> None:
         description="Build a generated core (CIPHER and its options) or an external core "
                     "(--verilog ... --top ... --cycles-per-block ...) with Yosys + nextpnr and "
                     "report area, Fmax, throughput and generation time.")
-    p.add_argument("cipher", nargs="?", metavar="CIPHER", help="cipher to generate, e.g. aes")
-    g = p.add_argument_group("generated core")
-    g.add_argument("--arch")
-    g.add_argument("--key-bits", type=integer)
-    g.add_argument("--direction")
-    g.add_argument("--sbox")
+    from ..registry import add_core_arguments
+    add_core_arguments(p, cipher_required=False, group_title="generated core")
     add_external_arguments(p)
     f = p.add_argument_group("flow")
     f.add_argument("--device", default=DEFAULT, help=f"one of {', '.join(DEVICES)} (default {DEFAULT})")
@@ -44,21 +39,20 @@ def _generated(args) -> DesignSource:
     for name in OPTIONS:
         if getattr(args, name, None) is not None:
             raise CipherfabError(f"--{name.replace('_', '-')} applies to external cores (--verilog)")
-    try:
-        from ..generate import design_source
-    except ImportError:
-        raise CipherfabError("the core generator (cipherfab.generate.design_source) is not available") from None
-    options = {k: getattr(args, k) for k in _GENERATED if getattr(args, k) is not None}
-    return design_source(args.cipher, **options)
+    from ..generate import design_source
+    from ..registry import params_from_args
+    p = params_from_args(args)
+    return design_source(p.cipher, arch=p.arch, **dict(p.values))
 
 
 def source_from_args(args) -> DesignSource:
+    from ..registry import given_core_options
     if args.verilog and args.cipher:
         raise CipherfabError("give either CIPHER or --verilog FILE..., not both")
     if args.verilog:
-        for name in _GENERATED:
-            if getattr(args, name) is not None:
-                raise CipherfabError(f"--{name.replace('_', '-')} applies to generated cores, not --verilog")
+        given = given_core_options(args)
+        if given:
+            raise CipherfabError(f"{given[0]} applies to generated cores, not --verilog")
         return external_source(args)
     if args.cipher:
         return _generated(args)

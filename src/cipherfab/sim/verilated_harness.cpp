@@ -1,6 +1,9 @@
 // Cycle loop for a Verilated cipherfab core (see cipherfab/sim/verilated.py).
 // Built together with the Verilator output; the model class is always Vcore
-// (--prefix Vcore).  KEY_BITS, BLOCK_BITS and HAS_DECRYPT come from -D flags.
+// (--prefix Vcore).  KEY_BITS, BLOCK_BITS, HAS_DECRYPT and KEY_MODE come from
+// -D flags; KEY_MODE is the core's declared key interface: 0 none (key-specific
+// core), 1 a key stream (key, key_valid, key_ready), 2 a key with every block
+// (block_in_key).
 // One exported function, cf_run(), runs a whole op list without returning to
 // Python.
 #include "Vcore.h"
@@ -64,19 +67,24 @@ struct Rng {  // splitmix64
 
 }  // namespace
 
-enum { OP_KEY = 0, OP_ENC = 1, OP_DEC = 2, OP_RESET = 3 };
+enum { OP_KEY = 0, OP_ENC = 1, OP_DEC = 2, OP_RESET = 3, OP_FEEDBACK = 0x10 };
+// Key interfaces (macros, not an enum: the preprocessor compares them with KEY_MODE).
+#define KEY_NONE 0
+#define KEY_STREAM 1
+#define KEY_PER_BLOCK 2
 
 // Shared with ctypes (cipherfab.sim.verilated._Run); keep the field order.
 struct CfRun {
     // inputs
     int64_t n_ops;
-    const uint8_t* kind;   // n_ops: OP_*
+    const uint8_t* kind;   // n_ops: OP_* (a block op may carry OP_FEEDBACK)
     const int64_t* arg;    // n_ops: delay cycles for OP_RESET, unused otherwise
     const uint8_t* keys;   // KEY_BYTES per key op, in op order
     const uint8_t* blocks; // BLOCK_BYTES per block op, in op order
     uint64_t seed;
     uint64_t in_valid_thr;  // probability * 2^53
     uint64_t out_ready_thr;
+    uint64_t pair_thr;      // probability that a block is offered in the same cycle as the key before it
     int64_t reset_cycles;
     int64_t timeout;
     // outputs
@@ -86,6 +94,7 @@ struct CfRun {
     int64_t* output_cycle;  // per block op: first cycle block_out_valid was high for it, -1 = none
     int64_t* output_index;  // per block op: index into out, -1 = none / lost
     int64_t* reset_info;    // 3 per reset op: outputs received before, blocks lost, clean (0/1)
+    int64_t max_outstanding; // most blocks accepted and not yet delivered at once
     int64_t n_out;
     int64_t cycles;
     int32_t hang;
@@ -95,6 +104,7 @@ struct CfRun {
 
 extern "C" __attribute__((visibility("default"))) int cf_key_bits() { return KEY_BITS; }
 extern "C" __attribute__((visibility("default"))) int cf_block_bits() { return BLOCK_BITS; }
+extern "C" __attribute__((visibility("default"))) int cf_key_mode() { return KEY_MODE; }
 
 extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
     r->n_out = 0;
@@ -102,6 +112,7 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
     r->hang = 0;
     r->failed = 0;
     r->error[0] = 0;
+    r->max_outstanding = 0;
     // The caller fills op_cycle, accept_cycle, output_cycle, output_index with -1.
 
     auto fail = [r](bool hang, const std::string& msg) {
@@ -109,6 +120,8 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
         r->failed = 1;
         std::snprintf(r->error, sizeof r->error, "%s", msg.c_str());
     };
+    auto base = [r](int64_t i) { return r->kind[i] & 0x0f; };
+    auto is_block = [&](int64_t i) { int k = base(i); return k == OP_ENC || k == OP_DEC; };
     int64_t cyc = 0;
     try {
         auto ctx = std::make_unique<VerilatedContext>();
@@ -128,7 +141,9 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
             if (ctx->gotFinish()) throw std::runtime_error("core called $finish");
         };
         auto idle_inputs = [&]() {
+#if KEY_MODE == KEY_STREAM
             m->key_valid = 0;
+#endif
             m->block_in_valid = 0;
             m->block_out_ready = 0;
         };
@@ -141,17 +156,32 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
         int64_t op = 0, nkey = 0, nblk = 0;  // next op / key / block index
         int64_t head = 0;                      // oldest block still owed an output
         int64_t nreset = 0;
-        bool raised = false;          // input valid currently asserted
-        bool loaded = false;          // payload for op `op` is on the port
+        bool key_up = false, blk_up = false;   // valid raised on the key / block port
+        int64_t key_on = -1, blk_on = -1;      // op whose payload is on the key / block port
         int64_t reset_at = -1;        // cycle at which rst goes high for a pending reset op
         bool held = false;            // last cycle: block_out_valid && !block_out_ready
         uint8_t held_data[BLOCK_BYTES];
         uint8_t cur[BLOCK_BYTES];
+        const uint8_t* block_key = nullptr;  // KEY_PER_BLOCK: the key the next blocks carry
         int64_t last_progress = cyc;
         int64_t last_handshake = cyc - 1;
+        (void)block_key; (void)nkey;
+
+        auto load_block = [&](int64_t i) {
+            put(m->block_in, r->blocks + (int64_t)BLOCK_BYTES * nblk, BLOCK_BYTES);
+#if HAS_DECRYPT
+            m->block_in_decrypt = base(i) == OP_DEC;
+#endif
+#if KEY_MODE == KEY_PER_BLOCK
+            if (!block_key) throw std::logic_error("block op before any key op");
+            put(m->block_in_key, block_key, KEY_BYTES);
+#endif
+            blk_on = i;
+        };
+        auto feedback_ready = [&](int64_t i) { return !(r->kind[i] & OP_FEEDBACK) || head == nblk; };
 
         while (op < r->n_ops || head < nblk) {
-            int kind = op < r->n_ops ? r->kind[op] : -1;
+            int kind = op < r->n_ops ? base(op) : -1;
 
             if (kind == OP_RESET) {
                 if (reset_at < 0) reset_at = last_handshake + 1 + r->arg[op];
@@ -169,7 +199,8 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
                     settle();
                     info[2] = !m->block_out_valid && !m->busy;
                     held = false;
-                    raised = loaded = false;
+                    key_up = blk_up = false;
+                    key_on = blk_on = -1;
                     reset_at = -1;
                     last_handshake = cyc - 1;
                     last_progress = cyc;
@@ -178,20 +209,31 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
                 }
                 last_progress = cyc;  // waiting on purpose
             }
-
-            // Input side: present op `op` (key or block) until its handshake.
-            bool is_key = kind == OP_KEY, is_blk = kind == OP_ENC || kind == OP_DEC;
-            if ((is_key || is_blk) && !loaded) {
-                if (is_key) put(m->key, r->keys + (int64_t)KEY_BYTES * nkey, KEY_BYTES);
-                else put(m->block_in, r->blocks + (int64_t)BLOCK_BYTES * nblk, BLOCK_BYTES);
-#if HAS_DECRYPT
-                if (is_blk) m->block_in_decrypt = kind == OP_DEC;
+            if (kind == OP_KEY) {
+#if KEY_MODE == KEY_NONE
+                throw std::logic_error("key op for a core without a key port");
+#elif KEY_MODE == KEY_PER_BLOCK
+                block_key = r->keys + (int64_t)KEY_BYTES * nkey++;  // travels with the next blocks
+                r->op_cycle[op++] = cyc;
+                continue;
+#else
+                if (key_on != op) { put(m->key, r->keys + (int64_t)KEY_BYTES * nkey, KEY_BYTES); key_on = op; }
+                if (!key_up) key_up = rng.chance(r->in_valid_thr);
+                // The block after a key may be offered with it, in the same cycle.
+                if (key_up && !blk_up && op + 1 < r->n_ops && is_block(op + 1) &&
+                    !(r->kind[op + 1] & OP_FEEDBACK) && rng.chance(r->pair_thr)) {
+                    load_block(op + 1);
+                    blk_up = true;
+                }
 #endif
-                loaded = true;
+            } else if (kind == OP_ENC || kind == OP_DEC) {
+                if (blk_on != op) load_block(op);
+                if (!blk_up && feedback_ready(op)) blk_up = rng.chance(r->in_valid_thr);
             }
-            if ((is_key || is_blk) && !raised) raised = rng.chance(r->in_valid_thr);
-            m->key_valid = is_key && raised;
-            m->block_in_valid = is_blk && raised;
+#if KEY_MODE == KEY_STREAM
+            m->key_valid = key_up;
+#endif
+            m->block_in_valid = blk_up;
             bool out_ready = rng.chance(r->out_ready_thr);
             m->block_out_ready = out_ready;
             settle();
@@ -212,19 +254,40 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
                     r->output_index[head++] = r->n_out++;
                     last_progress = cyc;
                     held = false;
+                    // A feedback block is offered in the cycle its predecessor's output is taken.
+                    if (!blk_up && (kind == OP_ENC || kind == OP_DEC) && (r->kind[op] & OP_FEEDBACK) && head == nblk) {
+                        blk_up = rng.chance(r->in_valid_thr);
+                        if (blk_up) { m->block_in_valid = 1; settle(); }
+                    }
                 } else if (!held) {
                     get(m->block_out, held_data, BLOCK_BYTES);
                     held = true;
                 }
             }
-            // Input handshake.
-            if (raised && (is_key ? m->key_ready : m->block_in_ready)) {
-                r->op_cycle[op] = cyc;
-                if (is_key) ++nkey;
-                else r->accept_cycle[nblk++] = cyc;
-                ++op;
-                raised = loaded = false;
+            // Input handshakes: a key before a block offered in the same cycle.
+#if KEY_MODE == KEY_STREAM
+            bool key_hs = key_up && m->key_ready;
+#else
+            bool key_hs = false;
+#endif
+            bool blk_hs = blk_up && m->block_in_ready;
+            if (blk_hs && key_up && !key_hs)
+                throw std::logic_error("protocol violation: block_in taken while the key offered with it "
+                                       "was not (the key must be taken first)");
+            if (key_hs) {
+                r->op_cycle[op++] = cyc;
+                ++nkey;
+                key_up = false;
+                key_on = -1;
                 last_handshake = last_progress = cyc;
+            }
+            if (blk_hs) {
+                r->op_cycle[op++] = cyc;
+                r->accept_cycle[nblk++] = cyc;
+                blk_up = false;
+                blk_on = -1;
+                last_handshake = last_progress = cyc;
+                if (nblk - head > r->max_outstanding) r->max_outstanding = nblk - head;
             }
             tick();
             if (cyc - last_progress > r->timeout) {

@@ -1,0 +1,36 @@
+"""AES (FIPS-197): the registry entry declaring its architectures and parameters."""
+
+from ...registry import Architecture, Cipher, Param
+
+KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
+DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
+                  "encrypt, decrypt, or both (a decrypt flag with every block)")
+SBOX = Param("sbox", ("lut", "rom"), "lut",
+             "S-box style: lut (logic) or rom (synchronous ROM in block RAM, 2 S-boxes per RAM)")
+
+ITERATIVE = Architecture(
+    name="iterative",
+    summary="one round per clock, key schedule on the fly, initial AddRoundKey merged into the load",
+    core="cipherfab.ciphers.aes.iterative:IterativeAES",
+    params=(KEY_BITS, DIRECTION, SBOX),
+    test_points=(
+        {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},
+        {"key_bits": 192, "direction": "decrypt", "sbox": "rom"},
+        {"key_bits": 256, "direction": "both", "sbox": "rom"},
+        {"key_bits": 128, "direction": "both", "sbox": "lut"},
+    ),
+    paper="003 (Fig. 4.1), 000",
+)
+
+_KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
+
+CIPHER = Cipher(
+    name="aes",
+    title="AES (Rijndael, FIPS-197)",
+    block_bits=128,
+    key_bits=(128, 192, 256),
+    reference="cipherfab.ciphers.aes.model:Model",
+    architectures=(ITERATIVE,),
+    aliases=("aes", "rijndael"),
+    kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
+)

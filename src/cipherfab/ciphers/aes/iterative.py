@@ -24,20 +24,14 @@ is fixed by the parameters: none depends on key or data.
 from __future__ import annotations
 
 from amaranth.hdl import Module, Mux, Signal
-from amaranth.lib import data, stream, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ...hw.sbox import SboxBank
+from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .key_schedule import KeySchedule
 from .reference import INV_SBOX, NR, SBOX
 from .round import inv_mix_columns, inv_shift_rows, mix_columns, shift_rows
-
-DIRECTIONS = ("encrypt", "decrypt", "both")
-
-
-def block_layout(both: bool):
-    """Block-in payload: the 128-bit block, plus a decrypt flag when both directions exist."""
-    return data.StructLayout({"data": 128, "decrypt": 1}) if both else 128
 
 
 class RoundDatapath(wiring.Component):
@@ -80,41 +74,30 @@ class IterativeAES(wiring.Component):
     """AES-128/192/256 core, one round per clock; streams ``key``, ``block_in``, ``block_out``.
 
     ``busy`` is high while a key is being set up, a block is in flight, or a result waits
-    in the output register.
+    in the output register.  The cycle counts below are declared once, in :class:`CoreInfo`,
+    and checked by the harness.
     """
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut"):
         self.key_bits, self.direction, self.sbox = key_bits, direction, sbox
         self.encrypt = direction in ("encrypt", "both")
         self.decrypt = direction in ("decrypt", "both")
-        self.nr = NR[key_bits]
-        super().__init__({
-            "key": In(stream.Signature(key_bits)),
-            "block_in": In(stream.Signature(block_layout(direction == "both"))),
-            "block_out": Out(stream.Signature(128)),
-            "busy": Out(1),
-        })
-
-    # Cycle counts, fixed by the parameters (checked by the simulation tests).
-    @property
-    def latency(self) -> int:
-        return self.nr + 1
-
-    @property
-    def cycles_per_block(self) -> int:
-        return self.nr
-
-    @property
-    def cycles_per_block_feedback(self) -> int:
-        return self.nr + 1
-
-    @property
-    def key_setup_cycles(self) -> int:
-        return self.nr + 1 if self.decrypt else 1
+        self.nr = nr = NR[key_bits]
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="aes", arch="iterative",
+            params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
+            block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
+            directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
+            latency=nr + 1,                    # load, Nr rounds; result registered
+            cycles_per_block=nr,               # the last round overlaps the next load
+            cycles_per_block_feedback=nr + 1,  # the next input waits for this output
+            blocks_in_flight=1,
+            key_setup_cycles=nr + 1 if self.decrypt else 1,  # decryption runs the schedule once
+            parts={"key_schedule": "key_schedule", "datapath": "datapath"},
+        )))
 
     def elaborate(self, platform):
         m = Module()
-        both = self.direction == "both"
         m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt, self.sbox)
         m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox)
 
@@ -122,8 +105,8 @@ class IterativeAES(wiring.Component):
         last = in_flight & ks.last
         free = ~in_flight | (last & ~self.block_out.valid)
         start = self.block_in.valid & self.block_in.ready
-        payload = self.block_in.payload
-        block, start_decrypt = (payload.data, payload.decrypt) if both else (payload, self.decrypt)
+        block, flag, _ = payload_parts(self)
+        start_decrypt = self.decrypt if flag is None else flag
 
         m.d.comb += [
             self.key.ready.eq(~in_flight),

@@ -1,0 +1,173 @@
+"""What a core declares about itself, once: :class:`CoreInfo`, carried on its signature.
+
+Every cipherfab core is a ``lib.wiring`` component whose signature is a
+:class:`CoreSignature`.  The signature builds the stream ports from the
+declaration (so the port convention lives here and nowhere else) and
+annotates the core with a :class:`CoreAnnotation` (``amaranth.lib.meta``),
+whose JSON form is the sidecar written beside the Verilog.  The Verilator
+harness, the evaluation flow and the reports read these facts; none of them
+recomputes a cycle count.
+
+Ports (``hw.export`` flattens them to plain Verilog names)::
+
+    key            In  stream, key_bits wide      key_interface == "stream"
+    block_in       In  stream, payload:
+                         data     block_bits
+                         decrypt  1               when both directions are built
+                         key      key_bits        key_interface == "per_block"
+    block_out      Out stream, block_bits
+    busy           Out 1                          key setup, block in flight or result waiting
+
+Key interfaces: ``stream`` (a key is taken between blocks, before a block
+offered in the same cycle), ``per_block`` (key-agile: every block carries its
+key), ``none`` (key-specific core: the key is part of the circuit).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from amaranth.lib import data, meta, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+KEY_INTERFACES = ("stream", "per_block", "none")
+
+
+@dataclass(frozen=True)
+class CoreInfo:
+    """The facts a core declares (cycle counts are exact: the harness checks them)."""
+
+    cipher: str
+    arch: str
+    params: dict
+    block_bits: int
+    key_bits: int                    # bits on the key port (DES: 64/128/192, parity included)
+    key_bits_effective: int          # bits that matter (DES: 56/112/168)
+    key_interface: str               # one of KEY_INTERFACES
+    directions: tuple[str, ...]      # ("encrypt",), ("decrypt",) or ("encrypt", "decrypt")
+    latency: int                     # block_in handshake -> block_out valid, in cycles
+    cycles_per_block: int            # between accepted blocks, back to back (ECB/CTR)
+    cycles_per_block_feedback: int   # when each input waits for the previous output (CBC)
+    blocks_in_flight: int            # independent blocks the datapath works on at once
+    key_setup_cycles: int            # key handshake -> first block handshake (0: none needed)
+    parts: dict = field(default_factory=dict)   # submodule name -> part, for the area split
+    fixed_key: str | None = None     # hex, for key-specific cores
+    notes: tuple[str, ...] = ()      # extra lines for the Verilog header
+
+    def __post_init__(self):
+        if self.key_interface not in KEY_INTERFACES:
+            raise ValueError(f"key_interface must be one of {KEY_INTERFACES}")
+        if (self.key_interface == "none") != (self.fixed_key is not None):
+            raise ValueError("a core has a fixed key exactly when it has no key interface")
+
+    @property
+    def direction_input(self) -> bool:
+        """True when block_in carries a decrypt flag (both directions built)."""
+        return len(self.directions) == 2
+
+    @property
+    def direction(self) -> str:
+        return "both" if self.direction_input else self.directions[0]
+
+    def as_json(self) -> dict:
+        d = asdict(self)
+        d["directions"] = list(self.directions)
+        d["notes"] = list(self.notes)
+        d["direction_input"] = self.direction_input
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "CoreInfo":
+        d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        d["directions"] = tuple(d["directions"])
+        d["notes"] = tuple(d.get("notes", ()))
+        return cls(**d)
+
+
+class CoreAnnotation(meta.Annotation):
+    """The :class:`CoreInfo` of a core, as an interface annotation."""
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:cipherfab:core-info:1",
+        "type": "object",
+        "properties": {
+            "cipher": {"type": "string"}, "arch": {"type": "string"}, "params": {"type": "object"},
+            "block_bits": {"type": "integer", "minimum": 1},
+            "key_bits": {"type": "integer", "minimum": 0},
+            "key_bits_effective": {"type": "integer", "minimum": 0},
+            "key_interface": {"enum": list(KEY_INTERFACES)},
+            "directions": {"type": "array", "items": {"enum": ["encrypt", "decrypt"]}, "minItems": 1},
+            "direction_input": {"type": "boolean"},
+            "latency": {"type": "integer", "minimum": 1},
+            "cycles_per_block": {"type": "integer", "minimum": 1},
+            "cycles_per_block_feedback": {"type": "integer", "minimum": 1},
+            "blocks_in_flight": {"type": "integer", "minimum": 1},
+            "key_setup_cycles": {"type": "integer", "minimum": 0},
+            "parts": {"type": "object", "additionalProperties": {"type": "string"}},
+            "fixed_key": {"type": ["string", "null"]},
+            "notes": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["cipher", "arch", "params", "block_bits", "key_bits", "key_interface",
+                     "directions", "latency", "cycles_per_block", "cycles_per_block_feedback",
+                     "blocks_in_flight", "key_setup_cycles", "parts"],
+    }
+
+    def __init__(self, info: CoreInfo):
+        self._info = info
+
+    @property
+    def origin(self) -> CoreInfo:
+        return self._info
+
+    def as_json(self) -> dict:
+        return json.loads(json.dumps(self._info.as_json()))
+
+
+def block_in_layout(info: CoreInfo):
+    fields = {"data": info.block_bits}
+    if info.direction_input:
+        fields["decrypt"] = 1
+    if info.key_interface == "per_block":
+        fields["key"] = info.key_bits
+    return data.StructLayout(fields) if len(fields) > 1 else info.block_bits
+
+
+class CoreSignature(wiring.Signature):
+    """The stream ports every core has, built from its :class:`CoreInfo`."""
+
+    def __init__(self, info: CoreInfo):
+        self.info = info
+        members = {}
+        if info.key_interface == "stream":
+            members["key"] = In(stream.Signature(info.key_bits))
+        members["block_in"] = In(stream.Signature(block_in_layout(info)))
+        members["block_out"] = Out(stream.Signature(info.block_bits))
+        members["busy"] = Out(1)
+        super().__init__(members)
+
+    def annotations(self, obj, /):
+        return (*super().annotations(obj), CoreAnnotation(self.info))
+
+    def __eq__(self, other):
+        return type(other) is CoreSignature and other.info == self.info
+
+    __hash__ = None
+
+
+def info_of(core: wiring.Component) -> CoreInfo:
+    """The declaration a core carries (refuses a component that is not a cipherfab core)."""
+    for a in core.signature.annotations(core):
+        if isinstance(a, CoreAnnotation):
+            return a.origin
+    raise TypeError(f"{type(core).__name__} carries no CoreAnnotation: its signature must be a CoreSignature")
+
+
+def payload_parts(core: wiring.Component):
+    """(block, decrypt flag or None, per-block key or None) of ``core.block_in.payload``."""
+    info, p = info_of(core), core.block_in.payload
+    if isinstance(block_in_layout(info), int):
+        return p, None, None
+    return (p.data, p.decrypt if info.direction_input else None,
+            p.key if info.key_interface == "per_block" else None)
