@@ -29,9 +29,25 @@ class Param:
     """One generator parameter: ``--name-with-dashes VALUE`` on the command line."""
 
     name: str
-    choices: tuple
+    choices: tuple | None
     default: Any
     help: str
+    #: for a free-form parameter (choices None): returns what is wrong with a value, or None
+    check: Callable[[Any], str | None] | None = None
+
+    def problem(self, value) -> str | None:
+        """Why ``value`` is refused, or None."""
+        if self.choices is None:
+            return self.check(value) if self.check else None
+        if value not in self.choices:
+            shown = repr(value) if isinstance(value, str) else value
+            return f"{self.option} {shown} is not supported; choose from {', '.join(map(str, self.choices))}"
+        return None
+
+    @property
+    def values(self) -> tuple:
+        """The values ``verify --all`` and grids enumerate (a free-form parameter: its default)."""
+        return self.choices if self.choices is not None else (self.default,)
 
     @property
     def option(self) -> str:
@@ -96,7 +112,7 @@ class Architecture:
         """Every valid combination of parameter values, in declaration order."""
         names = [p.name for p in self.params]
         out = []
-        for combo in itertools.product(*(p.choices for p in self.params)):
+        for combo in itertools.product(*(p.values for p in self.params)):
             values = dict(zip(names, combo))
             if not any(r.forbids(values) for r in self.rules):
                 out.append(values)
@@ -204,10 +220,9 @@ def resolve(cipher: str, arch: str | None = None, **given) -> CoreParams:
     values = {}
     for p in a.params:
         v = given.get(p.name, p.default)
-        if v not in p.choices:
-            shown = repr(v) if isinstance(v, str) else v
-            raise CipherfabError(f"{cipher}: {p.option} {shown} is not supported; "
-                                 f"choose from {', '.join(map(str, p.choices))}")
+        problem = p.problem(v)
+        if problem:
+            raise CipherfabError(f"{cipher}: {problem}")
         values[p.name] = v
     for r in a.rules:
         if r.forbids(values):
@@ -249,8 +264,8 @@ def add_core_arguments(parser, cipher_required: bool = True, group_title: str = 
     g.add_argument("--arch", default=None, help=f"architecture ({archs})")
     for name, uses in _all_params().items():
         first = uses[0][1]
-        where = "; ".join(f"{who}: {', '.join(map(str, p.choices))}, default {p.default}"
-                          for who, p in uses)
+        where = "; ".join(f"{who}: {', '.join(map(str, p.choices)) if p.choices else 'any'}"
+                          f", default {p.default}" for who, p in uses)
         g.add_argument(first.option, dest=name, type=first.parse, default=None, metavar="VALUE",
                        help=f"{first.help} ({where})")
 

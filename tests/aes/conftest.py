@@ -1,6 +1,6 @@
 import pytest
 
-from cipherfab.generate import CoreParams
+from cipherfab.registry import resolve
 from cipherfab.sim.engine import HardwareEngine
 
 _engines: dict = {}
@@ -10,7 +10,7 @@ _engines: dict = {}
 def engine():
     """engine(key_bits, direction, sbox) -> a cached HardwareEngine (Verilator build is cached on disk)."""
     def get(key_bits=128, direction="both", sbox="rom"):
-        params = CoreParams("aes", "iterative", key_bits, direction, sbox)
+        params = resolve("aes", "iterative", key_bits=key_bits, direction=direction, sbox=sbox)
         if params not in _engines:
             _engines[params] = HardwareEngine(params)
         return _engines[params]

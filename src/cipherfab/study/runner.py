@@ -46,9 +46,6 @@ DEFAULT_SOURCE = "cipherfab.generate:design_source"
 #: how long to wait for a Dask scheduler before refusing
 DASK_CONNECT_TIMEOUT = "20s"
 
-#: the parameters that make up a generated point's label, in order (as DesignSource.label)
-LABEL_KEYS = ("cipher", "arch", "key_bits", "direction", "sbox")
-
 #: record sections whose numeric leaves are aggregated over seeds
 AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
 
@@ -56,11 +53,8 @@ AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
 # ----------------------------------------------------------------------------------- points
 
 def point_label(params: dict) -> str:
-    """Label of a generated point: the DesignSource.label() keys, then any other
-    parameter as ``name=value`` (so points differing in other parameters stay apart)."""
-    parts = [str(params[k]) for k in LABEL_KEYS if k in params]
-    parts += [f"{k}={params[k]}" for k in sorted(params) if k not in LABEL_KEYS]
-    return "-".join(parts) or "design"
+    """Label of a generated point: its values in order (as DesignSource.label)."""
+    return "-".join(str(v) for v in params.values()) or "design"
 
 
 @dataclass
