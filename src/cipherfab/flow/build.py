@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
+from .. import cache as cache_layout
 from ..errors import CipherfabError
 from . import cache, parse, record, tools
 from .devices import DEFAULT, Device, get_device
@@ -48,7 +49,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
                              f"the core's clock port must be named {CLOCK_PORT}")
     ver = {"yosys": syn["version"], "packages": tools.package_versions(_tools_needed(dev))}
     if pnr:
-        ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache.root() / "tools.json")
+        ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache_layout.tools_file())
     area = record.area(dev.family, syn, pnr, dev.lut_inputs)
     times = {"synthesize": round(syn["seconds"], 3),
              "place": round(pnr["place_seconds"], 3) if pnr else None,
@@ -115,7 +116,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
         except CipherfabError as e:
             msg = str(e)
             if workdir is None and any(msg.startswith(s) for s in ("synthesis failed", "place failed", "route failed")):
-                kept = cache.root() / "failed" / k
+                kept = cache_layout.failed() / k
                 shutil.rmtree(kept, ignore_errors=True)
                 shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
                 msg += f" (logs in {kept})"

@@ -1,10 +1,12 @@
-"""On-disk cache of build measurements.
+"""On-disk cache of build measurements, in ``builds/`` under the cache root.
 
-Root: ``$CIPHERFAB_CACHE`` or ``~/.cache/cipherfab``; builds in ``builds/``,
-tool version lines in ``tools.json``, logs of failed builds in ``failed/``.
-What is cached is the measurement (area, timing, stage times, tools), not the
-cycle counts or labels, which are recomputed from the DesignSource on every
-call.  Failures are never cached.
+The root and its layout are :mod:`cipherfab.cache` (``$CIPHERFAB_CACHE`` or
+``~/.cache/cipherfab``).  What is cached is the measurement (area, timing,
+stage times, tools) plus when and by what it was measured (``measured_at``,
+``measured_by``, the original ``elaborate_seconds``), not the cycle counts or
+labels, which are recomputed from the DesignSource on every call.  Entries
+without ``measured_at`` (written before it was recorded) count as misses.
+Failures are never cached.
 """
 
 from __future__ import annotations
@@ -12,12 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from pathlib import Path
 
-
-def root() -> Path:
-    env = os.environ.get("CIPHERFAB_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "cipherfab"
+from .. import cache as _layout
+from ..cache import root  # noqa: F401 - the cache root, for callers of this module
 
 
 def key(**fields) -> str:
@@ -26,13 +25,16 @@ def key(**fields) -> str:
 
 def load(k: str) -> dict | None:
     try:
-        return json.loads((root() / "builds" / f"{k}.json").read_text())
+        data = json.loads((_layout.builds() / f"{k}.json").read_text())
     except (OSError, ValueError):
         return None
+    if not isinstance(data, dict) or not data.get("measured_at"):
+        return None
+    return data
 
 
 def store(k: str, data: dict) -> None:
-    d = root() / "builds"
+    d = _layout.builds()
     try:
         d.mkdir(parents=True, exist_ok=True)
         tmp = d / f".{k}.{os.getpid()}.tmp"

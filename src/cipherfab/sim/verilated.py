@@ -68,8 +68,9 @@ def verilator_root() -> Path:
 
 
 def cache_dir_default() -> Path:
-    env = os.environ.get("CIPHERFAB_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "cipherfab" / "verilated"
+    """``verilated/`` under the cipherfab cache root (``$CIPHERFAB_CACHE`` or ~/.cache/cipherfab)."""
+    from .. import cache
+    return cache.verilated()
 
 
 class _Run(ctypes.Structure):
