@@ -1,10 +1,11 @@
-"""Stand-ins for ``cipherfab.generate.design_source`` and ``cipherfab.flow.build``.
+"""Test stand-ins for ``cipherfab.generate.design_source`` and ``cipherfab.flow.build``.
 
-They live in the package (not in the tests) so that they pickle by reference
-into process-pool and Dask workers.  They produce records of the same shape as
-the real flow, with deterministic, plausible numbers, in milliseconds.  Used by
-the tests and by ``cipherfab study NAME --fake`` (a dry run of the whole
-sweep/report machinery without synthesis tools).
+They produce records of the same shape as the real flow, with deterministic,
+invented numbers, in milliseconds, to test the sweep/report machinery without
+synthesis tools.  They are test code only: workers (process pool, Dask) import
+them as ``"fakes:fake_build"`` / ``"fakes:fake_design_source"``, which works
+because tests/study/conftest.py puts this folder on ``PYTHONPATH`` and
+``sys.path`` before any pool starts.
 
 Failure injection, for tests: a design point with ``fail="generate"`` makes
 :func:`fake_design_source` raise; ``fail_seeds=[2]`` makes :func:`fake_build`
@@ -16,10 +17,13 @@ from __future__ import annotations
 import math
 import time
 
-from ..errors import CipherfabError
-from ..flow.source import DesignSource
+from cipherfab.errors import CipherfabError
+from cipherfab.flow.source import DesignSource
 
 _ROUNDS = {128: 10, 192: 12, 256: 14}
+
+#: keyword arguments of ``sweep``/``run_study`` that select the fakes (by name, for workers)
+FAKE = {"build": "fakes:fake_build", "source_fn": "fakes:fake_design_source"}
 
 
 def fake_design_source(cipher: str = "aes", *, arch: str = "iterative", key_bits: int = 128,

@@ -1,11 +1,20 @@
-"""``cipherfab study``: refusals are one line with exit 2; a fake run writes the report."""
+"""``cipherfab study``: refusals are one line with exit 2; a run on the test fakes writes the report."""
 
+import functools
 import subprocess
 import sys
 
 import pytest
 
 from cipherfab.study import cli as study_cli
+from cipherfab.study import runner
+from fakes import FAKE
+
+
+@pytest.fixture
+def on_fakes(monkeypatch):
+    """``cipherfab study`` in this process, its sweep on the test fakes (by name, for workers)."""
+    monkeypatch.setattr(runner, "run_study", functools.partial(runner.run_study, **FAKE))
 
 
 def _run(*args, cwd=None):
@@ -45,30 +54,36 @@ def test_unknown_study_through_cipherfab_cli_when_wired(capsys):
      "cannot read Verilog file"),
     (["quick", "--verilog", "nonexistent.v", "--cycles-per-block", "4"], "needs --top"),
 ])
-def test_bad_options_are_one_line_exit_2(args, words, capsys):
-    rc = study_cli.main(args + ["--fake", "--quiet"])
+def test_bad_options_are_one_line_exit_2(args, words, capsys, on_fakes):
+    rc = study_cli.main(args + ["--quiet"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and words in err[0], err
 
 
-def test_fake_quick_with_external_core(tmp_path):
+def test_fake_option_is_gone(capsys):
+    assert study_cli.main(["quick", "--fake"]) == 2
+    assert "unrecognized arguments: --fake" in capsys.readouterr().err
+
+
+def test_quick_with_external_core_on_fakes(tmp_path, capsys, monkeypatch, on_fakes):
     v = tmp_path / "their.v"
     v.write_text("module their_aes(input clk); endmodule\n")
-    p = _run("quick", "--fake", "--quiet", "-j", "2", "--out", str(tmp_path / "rep"),
-             "--verilog", str(v), "--top", "their_aes", "--cycles-per-block", "12",
-             "--latency", "12", cwd=tmp_path)
-    assert p.returncode == 0, p.stderr
-    assert "13/14 builds ok" not in p.stdout and "14/14 builds ok" in p.stdout
+    argv = ["quick", "--quiet", "-j", "2", "--out", str(tmp_path / "rep"), "--verilog", str(v),
+            "--top", "their_aes", "--cycles-per-block", "12", "--latency", "12"]
+    monkeypatch.setattr(sys, "argv", ["cipherfab", "study", *argv])
+    assert study_cli.main(argv) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "14/14 builds ok" in out
     md = (tmp_path / "rep" / "quick" / "report.md").read_text()
     assert "their_aes (external)" in md
-    assert "python -m cipherfab.study.cli quick --fake" in md
+    assert "cipherfab study quick --quiet -j 2" in md
 
 
-def test_all_builds_failed_exit_1(tmp_path, capsys, monkeypatch):
+def test_all_builds_failed_exit_1(tmp_path, capsys, monkeypatch, on_fakes):
     from cipherfab.study import studies
     bad = studies.Study(name="allbad", title="", description="", points=[{"key_bits": 7}])
     monkeypatch.setitem(studies.STUDIES, "allbad", bad)
-    rc = study_cli.main(["allbad", "--fake", "--quiet", "-j", "1", "--out", str(tmp_path)])
+    rc = study_cli.main(["allbad", "--quiet", "-j", "1", "--out", str(tmp_path)])
     captured = capsys.readouterr()
     assert rc == 1
     assert "all 2 builds failed" in captured.err and len(captured.err.strip().splitlines()) == 1

@@ -6,11 +6,11 @@ distributed = pytest.importorskip("distributed")
 
 from cipherfab.study import runner  # noqa: E402
 
-# Picklable by reference (they live in the package), so spawned workers can import them.
-# To run two small real designs instead, point these at the real flow:
-#   BUILD = "cipherfab.flow:build_or_failure"; SOURCE = "cipherfab.generate:design_source"
-BUILD = "cipherfab.study.fakes:fake_build"
-SOURCE = "cipherfab.study.fakes:fake_design_source"
+# The test fakes (tests/study/fakes.py), by name: the Dask worker processes import them
+# through PYTHONPATH, set by the autouse fixture in tests/study/conftest.py before the
+# cluster starts.
+BUILD = "fakes:fake_build"
+SOURCE = "fakes:fake_design_source"
 POINTS = [dict(cipher="aes", arch="iterative", key_bits=128, direction="encrypt", sbox="rom"),
           dict(cipher="aes", arch="iterative", key_bits=128, direction="encrypt", sbox="lut",
                fail_seeds=[2])]

@@ -5,12 +5,9 @@ import json
 import pytest
 
 from cipherfab.study import plots, runner
-from cipherfab.study.fakes import fake_build, fake_design_source
 from cipherfab.study.plots import pareto_front
 from cipherfab.study.studies import QUICK, Published, Study, get_study, grid
-
-FAKE = {"build": "cipherfab.study.fakes:fake_build",
-        "source_fn": "cipherfab.study.fakes:fake_design_source"}
+from fakes import FAKE, fake_build, fake_design_source
 
 
 # ------------------------------------------------------------------------------ Pareto
@@ -60,13 +57,17 @@ def test_make_points_keeps_labels_unique():
 
 # -------------------------------------------------------------------------------- sweep
 
+def _aes(key_bits, sbox, **more):
+    """Generator parameters in declaration order (cipher, arch, key_bits, direction, sbox)."""
+    return dict(cipher="aes", arch="iterative", key_bits=key_bits, direction="encrypt", sbox=sbox, **more)
+
+
 def _points():
-    base = dict(cipher="aes", arch="iterative", direction="encrypt")
     return runner.make_points([
-        {**base, "key_bits": 128, "sbox": "lut"},
-        {**base, "key_bits": 128, "sbox": "rom"},
-        {**base, "key_bits": 256, "sbox": "rom", "fail_seeds": [2]},
-        {**base, "key_bits": 192, "sbox": "lut", "fail": "generate"},
+        _aes(128, "lut"),
+        _aes(128, "rom"),
+        _aes(256, "rom", fail_seeds=[2]),
+        _aes(192, "lut", fail="generate"),
     ])
 
 
@@ -112,9 +113,9 @@ def test_aggregate_min_median_max():
     assert a["stats"]["area.lut4"]["n"] == 3
     assert "performance.throughput_ecb_mbps" in a["stats"]
     assert "area.parts.key_schedule.lut4" in a["stats"]
-    b = aggs["aes-iterative-256-encrypt-rom-fail_seeds=[2]"]
+    b = aggs[runner.point_label(_aes(256, "rom", fail_seeds=[2]))]
     assert b["ok_seeds"] == [1, 3] and b["failed"][0]["seed"] == 2
-    c = aggs["aes-iterative-192-encrypt-lut-fail=generate"]
+    c = aggs[runner.point_label(_aes(192, "lut", fail="generate"))]
     assert c["ok_seeds"] == [] and c["stats"] == {} and len(c["failed"]) == 3
 
 
@@ -129,10 +130,9 @@ def _study(points):
 
 
 def test_run_study_writes_results_reports_and_plots(tmp_path):
-    base = dict(cipher="aes", arch="iterative", direction="encrypt")
-    pts = [{**base, "key_bits": k, "sbox": s} for k in (128, 192, 256) for s in ("lut", "rom")]
+    pts = [_aes(k, s) for k in (128, 192, 256) for s in ("lut", "rom")]
     pts[5]["fail_seeds"] = [2]
-    pts.append({**base, "key_bits": 192, "sbox": "bad", "fail": "generate"})
+    pts.append(_aes(192, "bad", fail="generate"))
     ext = fake_design_source(key_bits=128, sbox="rom", extra_luts=50)
     ext.design = {"external": True, "files": ["x.v"], "top": "their_aes"}
     ext.top = "their_aes"
@@ -153,8 +153,7 @@ def test_run_study_writes_results_reports_and_plots(tmp_path):
     assert data["environment"]["tools"]["yosys"] == "fake 0.0"
     assert data["summary"] == {"builds": 16, "finished": 16, "ok": 13, "failed": 3}
     assert len(data["records"]) == 16 and len(data["aggregates"]) == 8
-    assert {f["label"] for f in data["failures"]} == {"aes-iterative-256-encrypt-rom-fail_seeds=[2]",
-                                                      "aes-iterative-192-encrypt-bad-fail=generate"}
+    assert {f["label"] for f in data["failures"]} == {runner.point_label(pts[5]), runner.point_label(pts[6])}
     assert res["summary"]["ok"] == 13
 
     md = (folder / "report.md").read_text()
@@ -171,9 +170,7 @@ def test_run_study_writes_results_reports_and_plots(tmp_path):
 
 
 def test_pareto_of_study_results(tmp_path):
-    base = dict(cipher="aes", arch="iterative", direction="encrypt")
-    pts = runner.make_points([{**base, "key_bits": k, "sbox": s}
-                              for k in (128, 256) for s in ("lut", "rom")])
+    pts = runner.make_points([_aes(k, s) for k in (128, 256) for s in ("lut", "rom")])
     aggs = runner.aggregate(runner.sweep(pts, [1], inline=True, show_progress=False, **FAKE), pts)
     med = lambda a, k: a["stats"][k]["median"]  # noqa: E731
     front = pareto_front([med(a, "area.lut4") for a in aggs],

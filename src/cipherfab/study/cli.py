@@ -49,7 +49,6 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="reports folder; results go to DIR/NAME/ (default: reports)")
     p.add_argument("--no-cache", action="store_true", help="rebuild even when a cached result exists")
     p.add_argument("--quiet", action="store_true", help="no progress display")
-    p.add_argument("--fake", action="store_true", help=argparse.SUPPRESS)  # dry run, no tools
     add_external_arguments(p)
     p.set_defaults(func=run)
     return p
@@ -67,17 +66,13 @@ def run(args) -> int:
     ext = external_source(args)
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
-    kw = {}
-    if args.fake:
-        kw = {"build": "cipherfab.study.fakes:fake_build",
-              "source_fn": "cipherfab.study.fakes:fake_design_source"}
     from .runner import Point, run_study
     externals = []
     if ext is not None:
         externals.append(Point.external(ext, ext.design.get("label")))
     res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
                     externals=externals, jobs=args.jobs, scheduler=args.scheduler,
-                    use_cache=not args.no_cache, show_progress=not args.quiet, **kw)
+                    use_cache=not args.no_cache, show_progress=not args.quiet)
     s = res["summary"]
     folder = res["folder"]
     print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "

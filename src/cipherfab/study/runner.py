@@ -9,7 +9,7 @@ build function.  A job never raises: a failure becomes a record with
 
 The build and generator functions are parameters (a callable that pickles by
 reference, or a ``"module:attribute"`` string resolved in the worker), so the
-runner works with fakes (:mod:`cipherfab.study.fakes`) and with the real flow:
+runner works with the real flow and with test stand-ins (tests/study/fakes.py):
 the defaults are ``cipherfab.flow:build_or_failure`` (falling back to
 ``cipherfab.flow:build``) and ``cipherfab.generate:design_source``.
 
@@ -187,7 +187,7 @@ class _Local:
 
 
 class _Inline:
-    """Run jobs in this process, one after another (debugging, unpicklable fakes)."""
+    """Run jobs in this process, one after another (debugging, unpicklable functions)."""
 
     def __init__(self):
         self.slots = 1
