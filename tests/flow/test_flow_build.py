@@ -59,10 +59,16 @@ def test_ecp5_build_record_and_cache(tmp_path):
     again = build(src)
     assert time.monotonic() - start < 2
     assert again["cached"] is True
-    assert {k: v for k, v in again.items() if k != "cached"} == {k: v for k, v in rec.items() if k != "cached"}
-    # cycle counts are not part of the cached measurement: a new count, same build
-    other = build(mini_source(cycles_per_block_ecb=42, cycles_per_block_cbc=None))
-    assert other["cached"] is True
+    fresh_only = ("cached", "times_source")
+    assert {k: v for k, v in again.items() if k not in fresh_only} == {k: v for k, v in rec.items() if k not in fresh_only}
+    # a cached record says when it was measured, and its times are that measurement's
+    assert rec["times_source"] == "this run" and rec["measured_at"] == again["measured_at"]
+    assert again["times_source"] == f"cache (measured {rec['measured_at']})"
+    assert rec["measured_by"]["cipherfab_version"] and rec["measured_by"]["host"]
+    # cycle counts are not part of the cached measurement: a new count, same build;
+    # elaboration time is the measuring run's, not this process's
+    other = build(mini_source(cycles_per_block_ecb=42, cycles_per_block_cbc=None, elaborate_seconds=9.0))
+    assert other["cached"] is True and other["times"] == rec["times"]
     assert other["performance"]["throughput_ecb_mbps"] == pytest.approx(rec["performance"]["throughput_ecb_mbps"] / 2, rel=1e-3)
     assert other["performance"]["throughput_cbc_mbps"] is None
 

@@ -9,7 +9,8 @@ because tests/study/conftest.py puts this folder on ``PYTHONPATH`` and
 
 Failure injection, for tests: a design point with ``fail="generate"`` makes
 :func:`fake_design_source` raise; ``fail_seeds=[2]`` makes :func:`fake_build`
-raise for those seeds; ``fail="build"`` makes every seed fail.
+raise for those seeds; ``fail="build"`` makes every seed fail.  ``cached=True`` makes
+:func:`fake_build` return records marked as cached, measured at ``FAKE_CACHED_AT``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from cipherfab.errors import CipherfabError
 from cipherfab.flow.source import DesignSource
 
 _ROUNDS = {128: 10, 192: 12, 256: 14}
+
+FAKE_CACHED_AT = "2025-01-02T03:04:05+00:00"
 
 #: keyword arguments of ``sweep``/``run_study`` that select the fakes (by name, for workers)
 FAKE = {"build": "fakes:fake_build", "source_fn": "fakes:fake_design_source"}
@@ -96,5 +99,7 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
         "times": {"elaborate": source.elaborate_seconds, "synthesize": round(syn, 2),
                   "place": 20.0 + seed, "route": 8.0, "pack": 1.0,
                   "total": round(source.elaborate_seconds + syn + 29.0 + seed, 2)},
-        "cached": False,
+        "cached": bool(d.get("cached")),
+        "measured_at": FAKE_CACHED_AT if d.get("cached") else "2025-06-01T12:00:00+00:00",
+        "times_source": f"cache (measured {FAKE_CACHED_AT})" if d.get("cached") else "this run",
     }

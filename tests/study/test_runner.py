@@ -225,3 +225,28 @@ def test_interrupt_writes_partial_results(tmp_path):
     data = json.loads((tmp_path / "intr" / "results.json").read_text())
     assert data["interrupted"] is True and data["summary"]["finished"] == 1
     assert "interrupted" in (tmp_path / "intr" / "report.md").read_text()
+
+
+def test_cached_rows_are_marked_with_their_measurement_date(tmp_path):
+    from fakes import FAKE_CACHED_AT
+    st = _study([_aes(128, "lut"), _aes(128, "rom", cached=True)])
+    res = runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    aggs = {a["label"]: a for a in res["aggregates"]}
+    cached_label = runner.point_label(_aes(128, "rom", cached=True))
+    assert aggs[cached_label]["cached_seeds"] == [1, 2]
+    assert aggs[cached_label]["cached_measured_at"] == [FAKE_CACHED_AT]
+    assert aggs["aes-iterative-128-encrypt-lut"]["cached_seeds"] == []
+    md = (tmp_path / "t" / "report.md").read_text()
+    lines = md.splitlines()
+    rows = [l for l in lines if l.startswith(f"| {cached_label}")]
+    assert rows and all(f"{cached_label} †" in l for l in rows)
+    assert not any(l.startswith("| aes-iterative-128-encrypt-lut †") for l in lines)
+    assert f"stage times are those of the original build, measured at {FAKE_CACHED_AT}" in md
+    assert "2 of the ok builds came from the build cache" in md
+    times = next(i for i, l in enumerate(lines) if "Generation time per stage" in l)
+    header, _, *body = lines[times + 2:times + 6]
+    assert header.endswith("| times from |")
+    assert body[0].startswith("| aes-iterative-128-encrypt-lut |") and body[0].endswith("| this run |")
+    assert body[1].endswith(f"| † cache (measured {FAKE_CACHED_AT}) |")
+    ratio = next(l for l in lines if l.startswith("| logic S-box / block-RAM S-box: generation time"))
+    assert "generation time †" in ratio and FAKE_CACHED_AT in ratio

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 
@@ -66,14 +68,33 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
             "synthesized_cells": syn["cells"]}
 
 
+def _now() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _provenance(source: DesignSource) -> dict:
+    """What a cache entry keeps besides the measurement: when and by what it was measured."""
+    return {"measured_at": _now(),
+            "measured_by": {"cipherfab_version": __version__, "flow_version": FLOW_VERSION,
+                            "host": socket.gethostname()},
+            "elaborate_seconds": round(source.elaborate_seconds, 3)}
+
+
 def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool) -> dict:
+    """The record: the (possibly cached) measurement plus what this DesignSource says.
+
+    Stage times, elaboration included, are always those of the run that measured
+    (``measured_at``); ``times_source`` says whether that was this run or the cache.
+    """
     times = dict(raw["times"])
-    times["elaborate"] = round(source.elaborate_seconds, 3)
+    times["elaborate"] = raw["elaborate_seconds"]
     times["total"] = round(sum(v for v in times.values() if v is not None), 3)
+    measured = {k: v for k, v in raw.items() if k not in ("times", "elaborate_seconds")}
     rec = {
         "status": "ok", "cached": cached, "label": source.label(), "design": source.design,
         "top": source.top, "verilog_sha256": source.verilog_sha256,
-        "device": dev.describe(), "seed": seed, **raw, "times": times,
+        "device": dev.describe(), "seed": seed, **measured, "times": times,
+        "times_source": f"cache (measured {raw['measured_at']})" if cached else "this run",
         "performance": record.performance(source, raw["timing"]["fmax_mhz"], raw["area"]),
         "cipherfab_version": __version__,
     }
@@ -95,7 +116,10 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     keeps the tool files and logs there; by default a temporary directory is
     used and removed (logs of a failed build are kept under the cache root).
     ``timeout`` (seconds) applies to each tool run.  Every failure raises a
-    one-line CipherfabError.  Cached records come back with ``cached: True``.
+    one-line CipherfabError.  Cached records come back with ``cached: True``
+    and the measurement's own ``measured_at``, ``measured_by`` and stage
+    times (``times_source`` says "cache (measured ...)"): never another
+    process's times mixed with this one's.
     """
     dev = _device(device, speed)
     if router not in (None, *ROUTERS):
@@ -121,6 +145,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
                 shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
                 msg += f" (logs in {kept})"
             raise CipherfabError(msg, e.exit_code) from None
+    raw.update(_provenance(source))
     cache.store(k, raw)
     return _assemble(source, dev, seed, raw, cached=False)
 

@@ -82,7 +82,8 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
                                    f"{_fmt(p['slices_per_gbps'], ' slices per Gbit/s')}"))
     stages = ("elaborate", "synthesize", "place", "route", "pack", "total")
     rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
-                 + (" (cached)" if rec.get("cached") else "")))
+                 + (f" (cached): times of the original build, measured {rec.get('measured_at') or 'at an unknown time'}"
+                    if rec.get("cached") else "")))
     return rows
 
 

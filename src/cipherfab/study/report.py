@@ -175,7 +175,50 @@ def _seeds_cell(agg: dict) -> str:
 # ---------------------------------------------------------------------------- our tables
 
 def _ok_aggs(results: dict) -> list[dict]:
-    return [a for a in results.get("aggregates", []) if a.get("ok_seeds")]
+    aggs = [dict(a) for a in results.get("aggregates", []) if a.get("ok_seeds")]
+    for a in aggs:
+        if "cached_seeds" not in a:  # results.json from before aggregates said so
+            recs = [r for r in results.get("records", [])
+                    if r.get("study_point") == a["label"] and r.get("status") == "ok" and r.get("cached")]
+            a["cached_seeds"] = [r.get("seed") for r in recs]
+            a["cached_measured_at"] = sorted({str(r.get("measured_at") or "unknown") for r in recs})
+    return aggs
+
+
+CACHED_MARK = "†"
+
+
+def _label(a: dict) -> str:
+    """Row label; † marks a row that includes cached builds."""
+    return a["label"] + (f" {CACHED_MARK}" if a.get("cached_seeds") else "")
+
+
+def _measured(a: dict) -> str:
+    return ", ".join(a.get("cached_measured_at") or ["unknown"])
+
+
+def _cached_note(aggs: list[dict]) -> list[str]:
+    """The footnote for † rows, or nothing when every build ran in this study."""
+    cached = [a for a in aggs if a.get("cached_seeds")]
+    if not cached:
+        return []
+    whens = sorted({w for a in cached for w in (a.get("cached_measured_at") or ["unknown"])})
+    return [f"{CACHED_MARK} Includes cached builds (records reused from the build cache, not rebuilt "
+            f"in this study): their stage times are those of the original build, measured at "
+            f"{', '.join(whens)}, not of this run; area and timing are the same design, device, "
+            "seed and tools."]
+
+
+def _times_from(a: dict) -> str:
+    cached, ok = a.get("cached_seeds") or [], a.get("ok_seeds") or []
+    if not cached:
+        return "this run"
+    fresh = [s for s in ok if s not in cached]
+    where = f"cache (measured {_measured(a)})"
+    if not fresh:
+        return f"{CACHED_MARK} {where}"
+    return (f"{CACHED_MARK} mixed: seeds {', '.join(map(str, fresh))} this run; "
+            f"seeds {', '.join(map(str, cached))} {where}")
 
 
 def _main_table(doc: Doc, aggs: list[dict]):
@@ -184,7 +227,8 @@ def _main_table(doc: Doc, aggs: list[dict]):
                "key-setup cycles", "seeds ok"]
     rows = []
     for a in aggs:
-        rows.append([a["label"] + (" (external)" if a.get("external") and "(external)" not in a["label"] else ""),
+        ext = " (external)" if a.get("external") and "(external)" not in a["label"] else ""
+        rows.append([a["label"] + ext + (f" {CACHED_MARK}" if a.get("cached_seeds") else ""),
                      stat_cell(a, "area.lut4", 0), stat_cell(a, "area.ff", 0),
                      stat_cell(a, "area.ccu2", 0), stat_cell(a, "area.ebr", 0),
                      stat_cell(a, "area.slices", 0), stat_cell(a, "timing.fmax_mhz", 1),
@@ -198,11 +242,11 @@ def _main_table(doc: Doc, aggs: list[dict]):
               notes=["Cells show the median over placer seeds, with (min–max) where the seeds "
                      "differ. Throughput = block bits × Fmax / cycles per block. ECB = steady "
                      "state with independent blocks; CBC = each block waits for the previous "
-                     "ciphertext."])
+                     "ciphertext."] + _cached_note(aggs))
 
 
 def _timing_table(doc: Doc, aggs: list[dict]):
-    rows = [[a["label"], stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
+    rows = [[_label(a), stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
              stat_cell(a, "timing.wiring_ratio", 3)] for a in aggs]
     doc.table(["Design", "Fmax post-route (MHz)", "Fmax pre-route estimate (MHz)", "Ratio"], rows,
               caption="Wiring delay (shape of paper 004 Table 2)",
@@ -214,7 +258,7 @@ def _efficiency_table(doc: Doc, aggs: list[dict]):
     for a in aggs:
         thr, ebr = median(a, "performance.throughput_ecb_mbps"), median(a, "area.ebr")
         ebr_gbps = fmt(ebr / (thr / 1000), 2) if thr and ebr is not None else "–"
-        rows.append([a["label"], stat_cell(a, "area.slices", 0),
+        rows.append([_label(a), stat_cell(a, "area.slices", 0),
                      stat_cell(a, "performance.mbps_per_slice", 3),
                      stat_cell(a, "performance.slices_per_gbps", 1), ebr_gbps,
                      stat_cell(a, "area.lut_ff_ratio", 2),
@@ -243,7 +287,7 @@ def _parts_table(doc: Doc, aggs: list[dict]):
     order += [p for p in parts if p not in order]
     rows = []
     for a in aggs:
-        row = [a["label"]]
+        row = [_label(a)]
         for p in order:
             cells = [stat_cell(a, f"area.parts.{p}.{m}", 0, show_range=False) for m in ("lut4", "ff", "ebr")]
             row.append(" / ".join(cells))
@@ -254,12 +298,15 @@ def _parts_table(doc: Doc, aggs: list[dict]):
 
 def _times_table(doc: Doc, aggs: list[dict]):
     stages = ["elaborate", "synthesize", "place", "route", "pack"]
-    rows = [[a["label"], stat_cell(a, "times.total", 1)] +
-            [stat_cell(a, f"times.{s}", 1, show_range=False) for s in stages] for a in aggs]
-    doc.table(["Design", "Total (s)"] + [f"{s} (s)" for s in stages], rows,
+    rows = [[_label(a), stat_cell(a, "times.total", 1)] +
+            [stat_cell(a, f"times.{s}", 1, show_range=False) for s in stages] + [_times_from(a)]
+            for a in aggs]
+    doc.table(["Design", "Total (s)"] + [f"{s} (s)" for s in stages] + ["times from"], rows,
               caption="Generation time per stage (shape of paper 004 Table 3)",
-              notes=["Wall seconds per tool stage (median over seeds). Cached stages count as "
-                     "their cache look-up time."])
+              notes=["Wall seconds per tool stage (median over seeds), as measured by the build "
+                     "that ran the tools: 'this run' or, for cached builds, the original build "
+                     "(the date it was measured is given)."] + _cached_note(aggs),
+              align=["l"] + ["r"] * (1 + len(stages)) + ["l"])
 
 
 # ----------------------------------------------------------------------- published tables
@@ -304,9 +351,16 @@ def _ratios_table(doc: Doc, results: dict, aggs: list[dict]):
                 dev = en["device"] or ""
             except KeyError as e:
                 src = f"(paper value not found: {e})"
-        rows.append([r["finding"],
+        note = r.get("note", "")
+        finding = r["finding"]
+        cached = [a for a in (a_num, a_den) if a and a.get("cached_seeds")]
+        if cached and r["metric"].startswith("times."):
+            finding += f" {CACHED_MARK}"
+            note = "; ".join(n for n in (note, f"{CACHED_MARK} times of cached builds are their original "
+                                         f"builds' ({', '.join(_measured(a) for a in cached)})") if n)
+        rows.append([finding,
                      f"{fmt(on, nd)} / {fmt(od, nd)}", _ratio_str(on, od),
-                     _ratio_str(pn, pd), src, dev, r.get("note", "")])
+                     _ratio_str(pn, pd), src, dev, note])
     doc.table(["Finding", "ours (num / den)", "ours ratio", "paper ratio", "paper source",
                "paper device", "note"], rows,
               caption="Relative findings: our ratios beside the papers' ratios",
@@ -436,7 +490,10 @@ def _env_items(results: dict) -> list[str]:
              + (f"; worker hosts: {', '.join(env.get('worker_hosts') or [])}" if be.get("kind") == "dask" else ""),
              f"Device: `{results.get('device')}`; placer seeds: {', '.join(map(str, results.get('seeds', [])))}"]
     s = results.get("summary", {})
+    n_cached = sum(1 for r in results.get("records", []) if r.get("status") == "ok" and r.get("cached"))
     items.append(f"Builds: {s.get('builds')} planned, {s.get('ok')} ok, {s.get('failed')} failed"
+                 + (f"; {n_cached} of the ok builds came from the build cache (marked {CACHED_MARK})"
+                    if n_cached else "")
                  + (" — **interrupted**, partial results" if results.get("interrupted") else ""))
     tools = env.get("tools")
     if tools:

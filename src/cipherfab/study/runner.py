@@ -431,10 +431,14 @@ def aggregate(records: Sequence[dict], points: Sequence[Point]) -> list[dict]:
                 _numeric_leaves(r.get(sec), sec, flat)
             for k, v in flat.items():
                 leaves.setdefault(k, []).append(v)
+        cached = [r for r in ok if r.get("cached")]
         out.append({
             "label": p.label, "params": p.params, "external": p.is_external,
             "seeds": [r.get("seed") for r in recs],
             "ok_seeds": [r.get("seed") for r in ok],
+            # cached builds: their stage times are those of the original build, measured then
+            "cached_seeds": [r.get("seed") for r in cached],
+            "cached_measured_at": sorted({str(r.get("measured_at") or "unknown") for r in cached}),
             "failed": [{"seed": r.get("seed"), "stage": r.get("stage"), "error": r.get("error")}
                        for r in recs if r.get("status") != "ok"],
             "stats": {k: stats(v) for k, v in sorted(leaves.items())},
