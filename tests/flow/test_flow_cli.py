@@ -83,3 +83,20 @@ def test_generated_core_is_asked_for(monkeypatch):
     assert run(["build", "aes", "--arch", "iterative", "--key-bits", "192", "--sbox", "rom"]) == (2, "stop here")
     given = {"cipher": "aes", "arch": "iterative", "key_bits": 192, "sbox": "rom"}
     assert {k: seen.get(k) for k in given} == given  # options not given may come as defaults
+
+
+@pytest.mark.parametrize("value,words", [("-5", "must be > 0 seconds, got -5"), ("0", "must be > 0 seconds, got 0"),
+                                         ("nan", "must be > 0 seconds"), ("soon", "invalid number of seconds 'soon'")])
+def test_timeout_must_be_positive(value, words, capsys):
+    from cipherfab.cli import main
+    assert main(["build", "--verilog", "x.v", "--top", "x", "--cycles-per-block", "1",
+                 "--timeout", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --timeout" in err and words in err, err
+
+
+def test_build_refuses_non_positive_timeout():
+    from cipherfab.flow import build
+    from flowhelpers import mini_source
+    with pytest.raises(CipherfabError, match="timeout must be > 0 seconds, got 0"):
+        build(mini_source(), timeout=0)

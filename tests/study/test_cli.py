@@ -48,6 +48,12 @@ def test_unknown_study_through_cipherfab_cli_when_wired(capsys):
 
 @pytest.mark.parametrize("args, words", [
     (["quick", "--seeds", "1,x"], "seeds must be"),
+    (["quick", "--seeds", "1,,2"], "empty seed in '1,,2'"),
+    (["quick", "--seeds", "1,"], "empty seed in '1,'"),
+    (["quick", "--seeds", ",1"], "empty seed in ',1'"),
+    (["quick", "--seeds", ""], "at least one seed is needed"),
+    (["quick", "--seeds", "1,1"], "repeated seed"),
+    (["quick", "--seeds=-1"], "seeds must be >= 0"),
     (["quick", "-j", "0"], "must be >= 1"),
     (["quick", "--top", "x"], "needs --verilog"),
     (["quick", "--verilog", "nonexistent.v", "--top", "t", "--cycles-per-block", "4"],

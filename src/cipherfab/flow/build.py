@@ -124,6 +124,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     dev = _device(device, speed)
     if router not in (None, *ROUTERS):
         raise CipherfabError(f"unknown router '{router}': choose router1 or router2")
+    if timeout is not None and not timeout > 0:
+        raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
                   packages=tools.package_versions(_tools_needed(dev)), device=dev.describe(), seed=seed,
                   router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)

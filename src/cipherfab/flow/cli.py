@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 from pathlib import Path
 
 from ..errors import CipherfabError
@@ -11,6 +13,17 @@ from .devices import DEFAULT, DEVICES, get_device
 from .external import OPTIONS, add_external_arguments, external_source
 from .source import DesignSource
 
+
+
+def seconds(text: str) -> float:
+    """argparse type: a time limit in seconds, > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of seconds {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
+    return value
 
 
 def register(subparsers) -> None:
@@ -31,7 +44,7 @@ def register(subparsers) -> None:
     f.add_argument("--json", metavar="FILE", help="write the record to FILE")
     f.add_argument("--no-cache", action="store_true", help="rebuild even if a cached record exists")
     f.add_argument("--workdir", metavar="DIR", help="keep tool files and logs in DIR")
-    f.add_argument("--timeout", type=float, metavar="SECONDS", help="limit for each tool run")
+    f.add_argument("--timeout", type=seconds, metavar="SECONDS", help="limit for each tool run (> 0)")
     p.set_defaults(func=run)
 
 

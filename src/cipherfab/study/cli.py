@@ -19,12 +19,17 @@ from .studies import STUDIES, get_study
 
 
 def _seeds(text: str) -> list[int]:
-    try:
-        seeds = [int(s) for s in text.split(",") if s.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seeds must be comma-separated integers, not {text!r}")
-    if not seeds:
+    items = [s.strip() for s in text.split(",")]
+    if not text.strip():
         raise argparse.ArgumentTypeError("at least one seed is needed")
+    if "" in items:
+        raise argparse.ArgumentTypeError(f"empty seed in {text!r}: give comma-separated integers, e.g. 1,2")
+    try:
+        seeds = [int(s) for s in items]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds must be comma-separated integers, not {text!r}") from None
+    if any(s < 0 for s in seeds):
+        raise argparse.ArgumentTypeError(f"seeds must be >= 0, not {text!r}")
     if len(set(seeds)) != len(seeds):
         raise argparse.ArgumentTypeError(f"repeated seed in {text!r}")
     return seeds
