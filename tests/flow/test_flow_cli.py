@@ -38,9 +38,13 @@ def test_external_core_builds(tmp_path, capsys):
     assert rec["area"]["parts"] == {"unassigned": rec["area"]["synthesized"]}
     text = capsys.readouterr().out
     assert "Fmax" in text and "tiny (external)" in text
+    assert "area by part" in text and "unassigned" in text
+    assert "latency" in text and "2 cycles; cycles/block ECB 1, CBC -" in text
+    assert "key setup" in text and "unknown" in text  # not stated for this external core
     code, _ = run(["build", "--verilog", str(v), "--top", "tiny", "--cycles-per-block", "1",
                    "--block-bits", "8", "--device", "ecp5-25k", "--speed", "6"])
-    assert code == 0 and "(cached)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert code == 0 and "(cached)" in text and f"measured {rec['measured_at']}" in " ".join(text.split())
 
 
 @pytest.mark.parametrize("argv,message", [

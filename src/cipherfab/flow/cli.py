@@ -78,12 +78,33 @@ def _fmt(v, unit="", nd=1):
     return f"{v:.{nd}f}{unit}" if isinstance(v, float) else f"{v}{unit}"
 
 
+PART_ORDER = ("key_schedule", "datapath", "control")
+
+
+def _part_area(part: dict, lut_key: str, ram_key: str) -> str:
+    """``812 LUT4, 260 FF, 2 EBR`` (+ any other non-zero metric) for one part."""
+    main = [lut_key, "ff", ram_key]
+    shown = [(part.get(k, 0), k) for k in main] + [(v, k) for k, v in part.items() if k not in main and v]
+    return ", ".join(f"{v} {k.upper()}" for v, k in shown)
+
+
+def _cycles(n) -> str:
+    return "unknown" if n is None else f"{n} cycle" + ("" if n == 1 else "s")
+
+
 def summary_rows(rec: dict) -> list[tuple[str, str]]:
     a, t, p, s = rec["area"], rec["timing"], rec["performance"], rec["times"]
     dev = rec["device"]
     rows = [("design", rec["label"]), ("device", f"{dev['name']} ({dev['full_part']})")]
     keys = [k for k in ("lut4", "lut", "ff", "ccu2", "carry", "ebr", "bram", "dsp", "lc") if k in a]
     rows.append(("area", ", ".join(f"{a[k]} {k.upper()}" for k in keys) + f", {a['slices']} slices"))
+    parts = a.get("parts") or {}
+    if parts:
+        lut_key = "lut4" if "lut4" in a else "lut"
+        ram_key = "ebr" if "ebr" in a else "bram"
+        order = [q for q in PART_ORDER if q in parts] + [q for q in parts if q not in PART_ORDER]
+        rows.append(("area by part", "synthesized, before placement (nextpnr adds a few LUTs)"))
+        rows += [(f"  {q}", _part_area(parts[q], lut_key, ram_key)) for q in order]
     if rec.get("estimate"):
         rows.append(("timing", rec["estimate"]))
     else:
@@ -93,6 +114,11 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
                                    f"CBC {_fmt(p['throughput_cbc_mbps'], ' Mbit/s')}"))
         rows.append(("efficiency", f"{_fmt(p['mbps_per_lut4'], ' Mbit/s/LUT', 3)}, "
                                    f"{_fmt(p['slices_per_gbps'], ' slices per Gbit/s')}"))
+    ecb, cbc = p.get("cycles_per_block_ecb"), p.get("cycles_per_block_cbc")
+    rows.append(("latency", f"{_cycles(p.get('latency_cycles'))}; cycles/block ECB {_fmt(ecb)}, CBC {_fmt(cbc)}"))
+    ks_ns = p.get("key_setup_ns")
+    rows.append(("key setup", _cycles(p.get("key_setup_cycles"))
+                 + (f" ({_fmt(ks_ns, ' ns', 1)} at Fmax)" if ks_ns is not None else "")))
     stages = ("elaborate", "synthesize", "place", "route", "pack", "total")
     rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
                  + (f" (cached): times of the original build, measured {rec.get('measured_at') or 'at an unknown time'}"
