@@ -94,3 +94,18 @@ def test_all_builds_failed_exit_1(tmp_path, capsys, monkeypatch, on_fakes):
     assert rc == 1
     assert "all 2 builds failed" in captured.err and len(captured.err.strip().splitlines()) == 1
     assert (tmp_path / "allbad" / "report.md").is_file()
+
+
+@pytest.mark.parametrize("out", ["/dev/null/x", "{tmp}/file"])
+def test_unwritable_out_is_refused_before_any_build(out, tmp_path, capsys, monkeypatch, on_fakes):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setattr(runner, "sweep", lambda *a, **k: pytest.fail("a build started"))
+    assert study_cli.main(["quick", "--quiet", "--out", out.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write results to" in err[0] and "Not a directory" in err[0], err
+
+
+def test_unwritable_out_through_the_command(tmp_path):
+    p = _run("quick", "--quiet", "--out", "/dev/null/x")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.strip() == "cipherfab study: error: cannot write results to /dev/null/x/quick: Not a directory"

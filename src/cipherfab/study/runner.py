@@ -489,6 +489,17 @@ def command_line() -> str:
 
 # ------------------------------------------------------------------------------------ study
 
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` and check a file can be written there; one-line refusal otherwise."""
+    probe = folder / f".cipherfab-write-test.{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise CipherfabError(f"cannot write results to {folder}: {e.strerror or e}") from None
+
+
 def _now() -> str:
     return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
@@ -514,6 +525,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     if not points:
         raise CipherfabError(f"study {study.name!r} has no design points")
     folder = Path(out) / study.name
+    check_writable(folder)  # before the first build, not after the last
     started, t0 = _now(), time.time()
     backend: dict = {}
     interrupted = None
@@ -540,12 +552,15 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     n_ok = sum(1 for r in records if r.get("status") == "ok")
     results["summary"] = {"builds": len(points) * len(seeds), "finished": len(records),
                           "ok": n_ok, "failed": len(records) - n_ok}
-    folder.mkdir(parents=True, exist_ok=True)
     files = [folder / "results.json"]
-    (folder / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
-    if write_report:
-        from .report import write_report as _write
-        files += _write(results, folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+        if write_report:
+            from .report import write_report as _write
+            files += _write(results, folder)
+    except OSError as e:
+        raise CipherfabError(f"cannot write results to {folder}: {e.strerror or e}") from None
     results["folder"] = str(folder)
     results["files"] = [str(f) for f in files]
     if interrupted is not None:
