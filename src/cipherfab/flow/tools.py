@@ -15,6 +15,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import sysconfig
 import threading
 import time
 from pathlib import Path
@@ -31,9 +33,23 @@ PACKAGES = {
 }
 
 
+def search_path() -> str:
+    """Where tools are looked for, in order: the running interpreter's directory and its
+    scripts directory (so ``venv/bin/cipherfab`` finds the venv's tools without activating
+    it), then ``PATH``."""
+    dirs = [os.path.dirname(sys.executable) if sys.executable else "", sysconfig.get_path("scripts")]
+    dirs += os.environ.get("PATH", "").split(os.pathsep)
+    seen, out = set(), []
+    for d in dirs:
+        if d and d not in seen:
+            seen.add(d)
+            out.append(d)
+    return os.pathsep.join(out)
+
+
 def require(tool: str) -> str:
-    """Absolute path of ``tool``, or a one-line error telling how to install it."""
-    path = shutil.which(tool)
+    """Absolute path of ``tool`` (see :func:`search_path`), or a one-line error telling how to install it."""
+    path = shutil.which(tool, path=search_path())
     if not path:
         raise CipherfabError(f"{tool} not found: pip install {PACKAGES.get(tool, tool)}")
     return path
