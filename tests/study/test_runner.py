@@ -250,3 +250,25 @@ def test_cached_rows_are_marked_with_their_measurement_date(tmp_path):
     assert body[1].endswith(f"| † cache (measured {FAKE_CACHED_AT}) |")
     ratio = next(l for l in lines if l.startswith("| logic S-box / block-RAM S-box: generation time"))
     assert "generation time †" in ratio and FAKE_CACHED_AT in ratio
+
+
+def test_sweep_says_what_it_does_before_the_first_build(tmp_path, monkeypatch, capsys):
+    from rich.console import Console
+    from cipherfab.flow import tools
+    seen = []
+
+    def build(src, *, device, seed, use_cache):
+        seen.append(tools.FIRST_USE_NOTES)  # off inside jobs: the sweep says it once
+        return fake_build(src, device=device, seed=seed)
+    con = Console(file=open(tmp_path / "log.txt", "w"), width=200)
+    runner.run_study(_study([_aes(128, "rom")]), out=tmp_path, inline=True, console=con, build=build,
+                     source_fn=fake_design_source)
+    con.file.close()
+    first = (tmp_path / "log.txt").read_text().splitlines()[0]
+    assert first == (f"study t: 2 builds (1 design point x seeds 1, 2) on ecp5-85k, in this process, "
+                     f"one at a time; results to {tmp_path / 't'}")
+    assert seen == [False, False] and tools.FIRST_USE_NOTES is True
+    # without a progress display the first-use note still goes to stderr, once
+    monkeypatch.setattr(runner, "first_use_note", lambda build, device, describe: "note: first use of X")
+    runner.sweep(_points()[:1], [1], inline=True, show_progress=False, **FAKE)
+    assert capsys.readouterr().err == "note: first use of X\n"

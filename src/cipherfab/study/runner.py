@@ -21,6 +21,7 @@ since one build saturates a core.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import datetime as _dt
 import importlib
 import importlib.metadata as _md
@@ -129,9 +130,31 @@ def _failure(point: Point, seed: int, device: str, stage: str, error: str, t0: f
             "worker_host": socket.gethostname()}
 
 
+@contextlib.contextmanager
+def _no_first_use_notes():
+    """Workers stay quiet about compiling the tools: the study said it once, up front."""
+    try:
+        from ..flow import tools
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    before = tools.FIRST_USE_NOTES
+    tools.FIRST_USE_NOTES = False
+    try:
+        yield
+    finally:
+        tools.FIRST_USE_NOTES = before
+
+
 def run_job(point: Point, seed: int, device: str, build: Callable | str | None = None,
             source_fn: Callable | str | None = None, use_cache: bool = True) -> dict:
     """Generate and build one (point, seed); never raises (failures become records)."""
+    with _no_first_use_notes():
+        return _run_job(point, seed, device, build, source_fn, use_cache)
+
+
+def _run_job(point: Point, seed: int, device: str, build: Callable | str | None,
+             source_fn: Callable | str | None, use_cache: bool) -> dict:
     t0 = time.time()
     try:
         if point.source is not None:
@@ -306,6 +329,13 @@ class _Display:
         self.live = Live(self._render(), console=self.console, refresh_per_second=4,
                          transient=False)
 
+    def say(self, text: str, always: bool = False):
+        """One line before the builds start: on the display's console, or stderr if ``always``."""
+        if self.enabled:
+            self.console.print(text, highlight=False, soft_wrap=True)
+        elif always:
+            print(text, file=sys.stderr, flush=True)
+
     def _table(self):
         from rich.table import Table
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -364,13 +394,43 @@ class _Display:
 
 # ------------------------------------------------------------------------------------ sweep
 
+def _where(describe: dict) -> str:
+    if describe.get("kind") == "dask":
+        return (f"on Dask cluster {describe.get('scheduler')} ({describe.get('workers')} workers, "
+                f"{describe.get('threads')} threads)")
+    if describe.get("kind") == "inline":
+        return "in this process, one at a time"
+    n = describe.get("workers")
+    return f"on {n} local worker process" + ("" if n == 1 else "es")
+
+
+def first_use_note(build: Callable | str | None, device: str, describe: dict) -> str | None:
+    """The note to print before a sweep whose builds will first compile the YoWASP tools.
+
+    Only for the real flow run on this machine (a Dask cluster's workers have their
+    own caches; a custom build function may run no tools)."""
+    if describe.get("kind") == "dask" or build not in (None, DEFAULT_BUILD):
+        return None
+    try:
+        from ..flow import tools
+        from ..flow.build import tools_needed
+        from ..flow.devices import get_device
+        note = tools.first_use_note(tools_needed(get_device(device)))
+    except Exception:  # noqa: BLE001 - a missing tool is reported by the builds themselves
+        return None
+    return note and note + "; the first builds wait for it"
+
+
 def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-85k",
           build: Callable | str | None = None, source_fn: Callable | str | None = None,
           jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
           use_cache: bool = True, console=None, show_progress: bool = True,
-          backend_info: dict | None = None) -> list[dict]:
+          backend_info: dict | None = None, title: str = "sweep", out: str | None = None) -> list[dict]:
     """Run every (point, seed); return the records in point order, then seed order.
 
+    Before the first job it says what it is doing (``title``: N builds, where, ``out``)
+    on the progress console, and, on stderr even without progress display, that the
+    YoWASP tools are compiled first if they are.
     ``backend_info``, if given, is filled with a description of where the jobs ran.
     On KeyboardInterrupt the pending jobs are cancelled and the exception carries
     the records finished so far as ``exc.partial_records``.
@@ -381,11 +441,20 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
     results: dict[int, dict] = {}
     cancelled = False
     try:
+        display = _Display(list(points), seeds, backend.slots, console, show_progress)
+        n = len(points) * len(seeds)
+        display.say(f"{title}: {n} build{'' if n == 1 else 's'} ({len(points)} design point"
+                    f"{'' if len(points) == 1 else 's'} x seed{'' if len(seeds) == 1 else 's'} "
+                    f"{', '.join(map(str, seeds))}) on {device}, {_where(backend.describe)}"
+                    + (f"; results to {out}" if out else ""))
+        note = first_use_note(build, device, backend.describe)
+        if note:
+            display.say(note, always=True)
         futures = {}
         for i, (p, s) in enumerate((p, s) for p in points for s in seeds):
             f = backend.submit(run_job, p, s, device, build, source_fn, use_cache)
             futures[f] = (i, p, s)
-        with _Display(list(points), seeds, backend.slots, console, show_progress) as display:
+        with display:
             for f in backend.as_completed(list(futures)):
                 i, p, s = futures[f]
                 try:
@@ -532,7 +601,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     try:
         records = sweep(points, seeds, device=device, build=build, source_fn=source_fn,
                         jobs=jobs, scheduler=scheduler, inline=inline, use_cache=use_cache,
-                        console=console, show_progress=show_progress, backend_info=backend)
+                        console=console, show_progress=show_progress, backend_info=backend,
+                        title=f"study {study.name}", out=str(folder))
     except KeyboardInterrupt as e:
         records = getattr(e, "partial_records", [])
         interrupted = e
