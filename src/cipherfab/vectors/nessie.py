@@ -3,26 +3,41 @@
 Sets 1-4 give key, plain, cipher, decrypted and the plaintext encrypted 100
 and 1000 times ("Iterated N times"); sets 5-8 give key, cipher, plain,
 encrypted (decryption tests).  Long values continue on the next line(s).
+The header's ``Primitive Name:`` line (``Rc6``, ``Rijndael``, ...) is the
+cipher the file names.
 """
 
 from __future__ import annotations
 
 import re
 
-from .records import VectorRecord, check_key, fail, field_bytes, read_lines
+from .records import VectorRecord, check_key, fail, field_bytes, header_name, read_lines
 
-__all__ = ["parse_nessie"]
+__all__ = ["parse_nessie", "nessie_cipher_named"]
 
 _SET = re.compile(r"Set\s+(\d+),\s*vector#\s*(\d+):")
 _FIELD = re.compile(r"(key|plain|cipher|decrypted|encrypted|Iterated\s+(\d+)\s+times)=(.*)")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
 _SIZE = re.compile(r"(Key|Block) size:\s*(\d+)\s*bits")
 _SKIP = re.compile(r"=+|Test vectors -- set \d+")
+_NAME = re.compile(r"Primitive\s+Name\s*:(.*)", re.I)
+
+
+def nessie_cipher_named(lines) -> str | None:
+    """The header's ``Primitive Name:`` (before the first record), as written."""
+    for line in lines:
+        line = line.strip()
+        if _SET.fullmatch(line):
+            break
+        if m := _NAME.fullmatch(line):
+            return header_name(m.group(1))
+    return None
 
 
 def parse_nessie(path, block_bytes: int = 16) -> list[VectorRecord]:
     """All records of a NESSIE file, in file order."""
     lines = read_lines(path)
+    named = nessie_cipher_named(lines)
     sizes: dict[str, tuple[int, int]] = {}
     records: list[VectorRecord] = []
     rec: dict | None = None
@@ -31,7 +46,7 @@ def parse_nessie(path, block_bytes: int = 16) -> list[VectorRecord]:
 
     def finish():
         if rec is not None:
-            records.append(_record(path, rec, sizes, block_bytes))
+            records.append(_record(path, rec, sizes, block_bytes, named))
 
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -71,7 +86,7 @@ def parse_nessie(path, block_bytes: int = 16) -> list[VectorRecord]:
     return records
 
 
-def _record(path, rec, sizes, block_bytes) -> VectorRecord:
+def _record(path, rec, sizes, block_bytes, named) -> VectorRecord:
     fields, line, s = rec["fields"], rec["line"], rec["set"]
     what = f"Set {s}, vector# {rec['count']}"
     if not 1 <= s <= 8:
@@ -99,4 +114,4 @@ def _record(path, rec, sizes, block_bytes) -> VectorRecord:
     return VectorRecord(kind="kat", mode="ECB", decrypt=decrypt, key=key, iv=None,
                         plaintext=[plain], ciphertext=[cipher], file=str(path), line=line,
                         count=rec["count"], section=f"Set {s}", format="nessie",
-                        iterated=iterated)
+                        iterated=iterated, cipher_named=named)

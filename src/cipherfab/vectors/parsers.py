@@ -5,12 +5,16 @@ from __future__ import annotations
 import os
 import re
 
-from .nessie import parse_nessie
+from .nessie import nessie_cipher_named, parse_nessie
 from .records import VectorRecord, fail, read_lines
-from .rsp import parse_rsp
-from .submission import parse_submission
+from .rsp import parse_rsp, rsp_cipher_named
+from .submission import parse_submission, submission_cipher_named
 
-__all__ = ["parse_file", "detect_format", "parse_rsp", "parse_submission", "parse_nessie"]
+__all__ = ["parse_file", "detect_format", "cipher_named", "parse_rsp", "parse_submission",
+           "parse_nessie"]
+
+_NAMED = {"cavp": rsp_cipher_named, "submission": submission_cipher_named,
+          "nessie": nessie_cipher_named}
 
 
 def detect_format(path) -> str:
@@ -29,6 +33,18 @@ def detect_format(path) -> str:
             return "cavp"
     raise fail(path, None, "unrecognised vector-file format "
                            "(expected NIST .rsp, AES-submission or NESSIE)")
+
+
+def cipher_named(path, format: str | None = None) -> str | None:
+    """The cipher a vector file's header names, as written (``"Rc6"``, ``"TWOFISH"``,
+    ``"aes"``), or None; reads only the header, so a file for another cipher
+    can be refused before it is parsed.  The same value as every record's
+    ``cipher_named``."""
+    path = os.fspath(path)
+    fmt = format or detect_format(path)
+    if fmt not in _NAMED:
+        raise fail(path, None, f"unknown vector-file format {fmt!r}")
+    return _NAMED[fmt](read_lines(path))
 
 
 def parse_file(path, block_bytes: int = 16, byte_reversed: bool = False,

@@ -1,8 +1,13 @@
 """The record type every parser returns, and the helpers they share.
 
 A record is one test vector: a key, plaintext and ciphertext (as lists of
-blocks, so multi-block MMT messages fit), an IV for CBC, and where it came
-from (file, line, COUNT, section) so a failure can name it exactly.
+blocks, so multi-block MMT messages fit), an IV for CBC, where it came from
+(file, line, COUNT, section) so a failure can name it exactly, and the cipher
+the file names in its header, if it names one.
+
+Key sizes are the bits of the key as given, 8 per byte (the bits on a core's
+key port): DES-family keys are 64, 128 or 192 bits, parity bits included.
+:func:`effective_key_bits` gives the 56/112/168 that matter, for messages.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from dataclasses import dataclass, field
 from ..errors import CipherfabError
 
 __all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
-           "key_bits", "check_key", "fail"]
+           "key_bits", "effective_key_bits", "key_size_text", "check_key", "fail",
+           "normalise_cipher_name", "header_name"]
 
 #: Source formats a record can come from (each has its own Monte-Carlo rules).
 FORMATS = ("cavp", "submission", "nessie")
@@ -37,6 +43,9 @@ class VectorRecord:
     format: str = "cavp"          # one of FORMATS
     #: NESSIE "Iterated N times" values: N -> E^N(plaintext).
     iterated: dict[int, bytes] = field(default_factory=dict)
+    #: The cipher the file's header names, as written ("Rc6", "TWOFISH", "aes", ...);
+    #: None when the file names none.  Compare with :func:`normalise_cipher_name`.
+    cipher_named: str | None = None
 
     @property
     def where(self) -> str:
@@ -110,9 +119,36 @@ def split_blocks(data: bytes, block_bytes: int, path, line: int, name: str) -> l
     return [data[i:i + block_bytes] for i in range(0, len(data), block_bytes)]
 
 
-def key_bits(key: bytes, block_bytes: int) -> int:
-    """Key size as the ciphers count it: DES-family keys (8-byte blocks) without parity bits."""
-    return len(key) * (7 if block_bytes == 8 else 8)
+def normalise_cipher_name(text: str) -> str:
+    """A cipher name for comparison: lower case, letters and digits only
+    (``"Triple-DES"`` -> ``"tripledes"``, ``"TWOFISH"`` -> ``"twofish"``)."""
+    return re.sub(r"[^a-z0-9]", "", str(text).lower())
+
+
+def header_name(text: str | None) -> str | None:
+    """A cipher name found in a header, stripped; None if it has no letters or digits."""
+    if text is None:
+        return None
+    text = text.strip()
+    return text if normalise_cipher_name(text) else None
+
+
+def key_bits(key: bytes) -> int:
+    """Key size: the bits of the key as given, 8 per byte (bits on the key port;
+    DES-family keys count their parity bits: 64, 128, 192)."""
+    return len(key) * 8
+
+
+def effective_key_bits(bits: int, block_bytes: int) -> int:
+    """The key bits that matter: DES family (8-byte blocks) 56/112/168 for 64/128/192
+    port bits (one parity bit per byte); every other cipher, ``bits`` itself."""
+    return bits // 8 * 7 if block_bytes == 8 else bits
+
+
+def key_size_text(bits: int, block_bytes: int, noun: str = "key") -> str:
+    """``"128-bit key"``, or ``"192-bit key (168 effective)"`` for the DES family."""
+    eff = effective_key_bits(bits, block_bytes)
+    return f"{bits}-bit {noun}" + ("" if eff == bits else f" ({eff} effective)")
 
 
 def check_key(key: bytes, block_bytes: int, path, line: int) -> None:

@@ -4,6 +4,13 @@ Layout: ``#`` comment header, ``[ENCRYPT]``/``[DECRYPT]`` sections, records
 that start with ``COUNT = n`` followed by ``KEY``, ``IV``, ``PLAINTEXT``,
 ``CIPHERTEXT``.  TDES files give the key as ``KEYs`` (one DES key, used as
 K1=K2=K3, kept as 8 bytes) or ``KEY1``/``KEY2``/``KEY3`` (concatenated).
+
+The cipher named in the header (:func:`rsp_cipher_named`): NIST's own files say
+``Config info for aes_values`` / ``Config Info for : "tdes_values"`` (older ones
+``"ECBVarTxt128" information for "aes_values"``); that prefix is taken first.
+Otherwise a description line starting with the test-suite name (``# AESVS MCT
+test data for CBC``, ``# TDES Multi block Message Test``, ``# TMOVS ...``).  A
+vendor's config name (``Config Info for : Certicom FIPS 810``) is not a cipher.
 """
 
 from __future__ import annotations
@@ -11,15 +18,35 @@ from __future__ import annotations
 import os
 import re
 
-from .records import VectorRecord, check_key, fail, parse_hex, read_lines, split_blocks
+from .records import (VectorRecord, check_key, fail, header_name, parse_hex, read_lines,
+                      split_blocks)
 
-__all__ = ["parse_rsp"]
+__all__ = ["parse_rsp", "rsp_cipher_named"]
 
 _FIELDS = ("KEY", "KEYS", "KEY1", "KEY2", "KEY3", "IV", "PLAINTEXT", "CIPHERTEXT")
 _LINE = re.compile(r"([A-Za-z0-9]+)\s*=\s*(.*)")
 _MODES = r"(ECB|CBC|CFB\d*|OFB|CTR|GCM|CCM|XTS|KW)"
 _NAME_MODE = re.compile(r"T?" + _MODES)            # ECBGFSbox128.rsp, TCBCvarkey.rsp, gcm...
 _HEADER_MODE = re.compile(r"\b" + _MODES + r"\b")  # "# AESVS GFSbox test data for ECB"
+_VALUES = re.compile(r"\b([A-Za-z0-9]+)_values\b")   # Config info for aes_values
+_SUITE = re.compile(r"#\s*(AESVS|AES|TMOVS|TDES|TDEA|3DES|DES|SKIPJACK)\b")
+
+
+def rsp_cipher_named(lines) -> str | None:
+    """The cipher the leading ``#`` comments name, as written (``aes``, ``tdes``, ``AESVS``)."""
+    header = []
+    for line in lines:
+        line = line.strip()
+        if line and not line.startswith("#"):
+            break
+        header.append(line)
+    for line in header:
+        if m := _VALUES.search(line):
+            return header_name(m.group(1))
+    for line in header:
+        if m := _SUITE.match(line):
+            return m.group(1)
+    return None
 
 
 def _detect(path, lines) -> tuple[str, str | None]:
@@ -48,13 +75,14 @@ def parse_rsp(path, block_bytes: int = 16) -> list[VectorRecord]:
     if mode is None:   # no hint anywhere: an IV field means CBC
         mode = "CBC" if any(_LINE.fullmatch(l.strip()) and l.strip().upper().startswith("IV")
                             for l in lines) else "ECB"
+    named = rsp_cipher_named(lines)
     records: list[VectorRecord] = []
     section: str | None = None
     rec: dict | None = None
 
     def finish():
         if rec is not None:
-            records.append(_record(path, rec, section, kind, mode, block_bytes))
+            records.append(_record(path, rec, section, kind, mode, block_bytes, named))
 
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -93,7 +121,7 @@ def parse_rsp(path, block_bytes: int = 16) -> list[VectorRecord]:
     return records
 
 
-def _record(path, rec, section, kind, mode, block_bytes) -> VectorRecord:
+def _record(path, rec, section, kind, mode, block_bytes, named) -> VectorRecord:
     fields, line, count = rec["fields"], rec["line"], rec["count"]
     what = f"COUNT = {count}"
 
@@ -130,4 +158,4 @@ def _record(path, rec, section, kind, mode, block_bytes) -> VectorRecord:
         raise fail(path, line, f"{what}: a Monte-Carlo record must be one block")
     return VectorRecord(kind=kind, mode=mode, decrypt=(section == "[DECRYPT]"), key=key, iv=iv,
                         plaintext=pt, ciphertext=ct, file=str(path), line=line, count=count,
-                        section=section, format="cavp")
+                        section=section, format="cavp", cipher_named=named)

@@ -4,6 +4,10 @@ An engine computes single-key ECB blocks, many jobs per call; everything
 else (directions, CBC chaining, Monte-Carlo loops) happens here.  All
 records of all files advance in lockstep, so each engine call carries one
 job from every record still running.
+
+Before anything runs, a file whose header names another cipher than the
+engine's (``Primitive Name: Rc6`` against an AES engine) is refused, and so
+is a record whose key size (bits as given, 8 per byte) the engine does not take.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from typing import Iterable, Protocol
 
 from ..errors import CipherfabError
 from .checks import Mismatch, kat_check, mct_check
-from .parsers import parse_file
-from .records import VectorRecord, key_bits
+from .parsers import cipher_named, parse_file
+from .records import VectorRecord, key_bits, key_size_text, normalise_cipher_name
 
-__all__ = ["Engine", "Job", "FileReport", "DIRECTIONS", "directions_of",
+__all__ = ["Engine", "Job", "FileReport", "DIRECTIONS", "directions_of", "check_cipher",
            "run_records", "run_files", "format_report"]
 
 Job = tuple[bytes, bool, list[bytes]]
@@ -25,9 +29,14 @@ DIRECTIONS = ("encrypt", "decrypt")
 
 
 class Engine(Protocol):
-    key_bits: int            # the single key size the engine accepts (DES family: 56/112/168)
+    key_bits: int            # the single key size the engine accepts: bits on the key port,
+                             # 8 per key byte (DES family: 64/128/192, parity bits included)
     block_bytes: int         # 16 for AES, 8 for DES
     directions: frozenset    # subset of {"encrypt", "decrypt"}
+    #: Cipher names a vector file may give for this engine, normalised with
+    #: normalise_cipher_name (AES: {"aes", "rijndael", "aesvs"}); None or absent:
+    #: files are not checked.  An optional ``cipher: str`` names it in messages.
+    cipher_names: frozenset[str] | None
 
     def run(self, jobs: list[Job]) -> list[list[bytes]]:
         """Each job = (key, decrypt, blocks); returns the output blocks of each job, in order."""
@@ -118,6 +127,27 @@ def _check_outputs(engine: Engine, jobs: list[Job], outs) -> None:
                                  f"(or blocks that are not {engine.block_bytes} bytes)")
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def check_cipher(file: str, named: str | None, engine: Engine) -> None:
+    """Refuse a file whose header names a cipher the engine does not run:
+    ``file: this is a Rc6 vector file; the engine runs AES``.  Nothing is
+    refused when the file names no cipher or the engine has no ``cipher_names``."""
+    names = getattr(engine, "cipher_names", None)
+    if named is None or names is None:
+        return
+    accepted = {normalise_cipher_name(n) for n in names}
+    if normalise_cipher_name(named) in accepted:
+        return
+    runs = getattr(engine, "cipher", None)
+    if not isinstance(runs, str) or not runs:
+        runs = "/".join(sorted(accepted)) or "no named cipher"
+    raise CipherfabError(f"{file}: this is {_article(named)} {named} vector file; "
+                         f"the engine runs {runs}")
+
+
 def describe(rec: VectorRecord, m: Mismatch) -> str:
     """The full, multi-line description of a failed record."""
     note = f" ({m.note})" if m.note else ""
@@ -136,8 +166,11 @@ def run_records(records: list[VectorRecord], engine: Engine, limit: int | None =
                 other_key_sizes: str = "error", iterated: bool = True) -> list[FileReport]:
     """Check records (grouped by file, in order) against an engine.
 
-    ``limit``: only the first N records of each file.  ``other_key_sizes``:
-    ``"error"`` refuses a record whose key size the engine does not take;
+    First refuses (:func:`check_cipher`) a file whose records' ``cipher_named``
+    the engine does not run, before anything runs.  ``limit``: only the first N
+    records of each file.  ``other_key_sizes``: ``"error"`` refuses a record
+    whose key size (bits as given, 8 per byte; DES family 64/128/192) the
+    engine does not take;
     ``"skip"`` counts it as skipped (for files mixing 128/192/256-bit keys).
     ``iterated=False`` leaves out NESSIE's "Iterated 100/1000 times" checks
     (1000 sequential engine calls per file).
@@ -154,6 +187,9 @@ def run_records(records: list[VectorRecord], engine: Engine, limit: int | None =
     by_file: dict[str, list[VectorRecord]] = {}
     for rec in records:
         by_file.setdefault(rec.file, []).append(rec)
+    for file, recs in by_file.items():
+        for named in dict.fromkeys(rec.cipher_named for rec in recs):
+            check_cipher(file, named, engine)
     reports, gens = [], []
     plan = []          # (report, record, [indices into gens] or a skip reason)
     for file, recs in by_file.items():
@@ -164,14 +200,16 @@ def run_records(records: list[VectorRecord], engine: Engine, limit: int | None =
             if len(rec.plaintext[0]) != engine.block_bytes:
                 raise CipherfabError(f"{rec.where}: {len(rec.plaintext[0]) * 8}-bit blocks, "
                                      f"but the core has {engine.block_bytes * 8}-bit blocks")
-            bits = key_bits(rec.key, engine.block_bytes)
+            bits = key_bits(rec.key)
             if bits != engine.key_bits:
+                bb = engine.block_bytes
+                takes = key_size_text(engine.key_bits, bb, "keys")   # "64-bit keys (56 effective)"
                 if other_key_sizes == "skip":
-                    why = f"{bits}-bit keys, the core takes {engine.key_bits}-bit keys"
+                    why = f"{key_size_text(bits, bb, 'keys')}, the core takes {takes}"
                     plan.append((report, rec, why))
                     continue
-                raise CipherfabError(f"{rec.where}: {bits}-bit key, but the core takes "
-                                     f"{engine.key_bits}-bit keys")
+                raise CipherfabError(f"{rec.where}: {key_size_text(bits, bb)}, "
+                                     f"but the core takes {takes}")
             checks, reason = _checks(rec, _next_mct(recs, i), directions, engine.block_bytes,
                                      iterated)
             plan.append((report, rec, reason or list(range(len(gens), len(gens) + len(checks)))))
@@ -201,9 +239,14 @@ def run_files(paths: Iterable, engine: Engine, limit: int | None = None,
               iterated: bool = True) -> list[FileReport]:
     """Parse every file (block size from the engine) and run them all in one batch.
 
-    ``byte_reversed`` applies to AES-submission files (Serpent's); the other
-    options are those of :func:`run_records`.
+    A file whose header names a cipher the engine does not run is refused
+    (:func:`check_cipher`) before any file is parsed.  ``byte_reversed``
+    applies to AES-submission files (Serpent's); the other options are those
+    of :func:`run_records`.
     """
+    paths = list(paths)
+    for path in paths:
+        check_cipher(str(path), cipher_named(path), engine)
     records: list[VectorRecord] = []
     for path in paths:
         recs = parse_file(path, engine.block_bytes, byte_reversed)

@@ -9,6 +9,9 @@ the same line (``Round=0 Input value=0``) is a comment.
 
 ``byte_reversed=True`` reverses every value's bytes: Serpent's submission
 files print values as little-endian numbers (see tests/vectors/SOURCES.md).
+
+The header's ``Algorithm Name:`` line (``Rijndael``, ``TWOFISH``, ``Mars``,
+``Serpent``) is the cipher the file names; some files have none.
 """
 
 from __future__ import annotations
@@ -16,13 +19,25 @@ from __future__ import annotations
 import os
 import re
 
-from .records import VectorRecord, check_key, fail, field_bytes, read_lines
+from .records import VectorRecord, check_key, fail, field_bytes, header_name, read_lines
 
-__all__ = ["parse_submission"]
+__all__ = ["parse_submission", "submission_cipher_named"]
 
 _FIELD = re.compile(r"(KEY|PT|CT|IV)=(.*)")
 _I = re.compile(r"I=(\d+)\b.*")
 _KEYSIZE = re.compile(r"KEYSIZE=(.*)")
+_NAME = re.compile(r"Algorithm\s+Name\s*:(.*)", re.I)
+
+
+def submission_cipher_named(lines) -> str | None:
+    """The header's ``Algorithm Name:`` (before the first ``KEYSIZE=``), as written."""
+    for line in lines:
+        line = line.strip()
+        if _KEYSIZE.search(line):
+            break
+        if m := _NAME.fullmatch(line):
+            return header_name(m.group(1))
+    return None
 
 
 def _detect(path, header: str) -> tuple[str, str, bool]:
@@ -46,6 +61,7 @@ def parse_submission(path, block_bytes: int = 16,
     if first is None:
         raise fail(path, None, "no KEYSIZE= line (not an AES-submission vector file)")
     kind, mode, decrypt = _detect(path, "\n".join(lines[:first]))
+    named = submission_cipher_named(lines)
     records: list[VectorRecord] = []
     keysize = section_line = None
     defaults: dict = {}
@@ -57,7 +73,7 @@ def parse_submission(path, block_bytes: int = 16,
         nonlocal section_records
         if rec is not None:
             records.append(_record(path, rec, defaults, keysize, kind, mode, decrypt,
-                                   block_bytes, byte_reversed))
+                                   block_bytes, byte_reversed, named))
             section_records += 1
 
     def end_section():
@@ -97,7 +113,7 @@ def parse_submission(path, block_bytes: int = 16,
     return records
 
 
-def _record(path, rec, defaults, keysize, kind, mode, decrypt, block_bytes, byte_reversed):
+def _record(path, rec, defaults, keysize, kind, mode, decrypt, block_bytes, byte_reversed, named):
     fields = {**defaults, **rec["fields"]}
     line, count = rec["line"], rec["count"]
 
@@ -114,4 +130,5 @@ def _record(path, rec, defaults, keysize, kind, mode, decrypt, block_bytes, byte
         raise fail(path, fields["IV"][1], "IV= in an ECB file")
     return VectorRecord(kind=kind, mode=mode, decrypt=decrypt, key=key, iv=iv,
                         plaintext=[get("PT")], ciphertext=[get("CT")], file=str(path),
-                        line=line, count=count, section=f"KEYSIZE={keysize}", format="submission")
+                        line=line, count=count, section=f"KEYSIZE={keysize}", format="submission",
+                        cipher_named=named)
