@@ -1,32 +1,135 @@
-"""Registered S-box banks: the one place where the S-box implementation style is chosen.
+"""SubBytes: the one place where the S-box implementation style is chosen.
 
-Every byte-substitution in cipherfab goes through :class:`SboxBank`: ``n`` S-boxes,
-each ``y = table[x]`` registered (available the clock after ``x``, held while
-``en`` is low).  Making the register part of the S-box lets the two styles share
-one datapath:
+Theory of operation
+-------------------
+Every table substitution in cipherfab goes through :class:`SubBytes`: ``lanes``
+S-boxes side by side on ``x``/``y`` (lane 0 = the low bits), each computing
+``y = table[x]`` for a :class:`SboxTables` of ``in_bits`` -> ``out_bits`` entries
+(8 -> 8 for AES, 4 -> 4 for Serpent).  With a second table, the ``inverse`` input
+picks it per cycle (encrypt/decrypt in one datapath).
+
+A *style* builds the substitution itself; the unit then adds register stages
+until ``y`` lags ``x`` by exactly ``latency`` clocks:
 
 ``lut``
-    the table as a case statement (logic), followed by a flip-flop;
+    the table as a case statement (logic, ``registers = 0``), so any latency
+    from 0 (purely combinational) up;
 ``rom``
-    a synchronous ROM (:class:`amaranth.lib.memory.Memory` with a clocked read
-    port), two S-boxes per dual-ported memory as in paper 002, so that Yosys
-    maps each pair onto one block RAM (ECP5 DP16KD).
+    a synchronous ROM (:class:`amaranth.lib.memory.Memory`, ``rom_style=block``)
+    whose clocked read port is the first register (``registers = 1``, so
+    latency >= 1).  Two lanes share one dual-ported memory (paper 002), so Yosys
+    maps each pair onto one block RAM (ECP5 DP16KD); two tables live in the same
+    memory, address bit ``in_bits`` selecting the inverse.
 
-With two tables (``select`` chooses), both live in the same ROM (address bit 8)
-or the same case statement: a both-directions AES core keeps SubBytes and
-InvSubBytes in one block RAM.
+Every register, the ROM read port included, advances only while ``en`` is high
+(default 1), so a whole pipeline holds its contents and ``y`` while ``en`` is low.
+With latency 1 the output register *is* the state register of an iterative core,
+which is why one datapath serves every style.
+
+New styles (``composite`` GF((2^4)^2) logic, ``tbox``) are new entries in
+:data:`STYLES`: a :class:`Style` says how many registers it contains and builds
+the lanes; callers only ever name the style.  Checks: tests/hw/test_sbox.py
+simulates every input of every style and latency; :mod:`cipherfab.hw.sbox_equiv`
+proves each style's synthesized netlist equal to its table.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Signal
+from dataclasses import dataclass
+from typing import Sequence
+
+from amaranth.hdl import Cat, Const, Module, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..errors import CipherfabError
 
-STYLES = ("lut", "rom")
+
+@dataclass(frozen=True)
+class SboxTables:
+    """One S-box (``forward``) and optionally a second table chosen by ``inverse``.
+
+    ``forward`` is the table used while ``inverse`` is low (the only table when
+    ``inverse`` is None); each has ``2**in_bits`` entries of ``out_bits`` bits.
+    """
+
+    forward: Sequence[int]
+    inverse: Sequence[int] | None = None
+    in_bits: int = 8
+    out_bits: int = 8
+
+    def __post_init__(self):
+        if self.in_bits < 1 or self.out_bits < 1:
+            raise CipherfabError(f"S-box widths must be >= 1 bit (in_bits={self.in_bits}, out_bits={self.out_bits})")
+        for name in ("forward", "inverse"):
+            table = getattr(self, name)
+            if table is None:
+                continue
+            table = tuple(int(v) for v in table)
+            object.__setattr__(self, name, table)
+            if len(table) != 1 << self.in_bits:
+                raise CipherfabError(f"S-box {name} table has {len(table)} entries; "
+                                     f"in_bits={self.in_bits} needs {1 << self.in_bits}")
+            bad = [v for v in table if not 0 <= v < 1 << self.out_bits]
+            if bad:
+                raise CipherfabError(f"S-box {name} table entry {bad[0]} does not fit out_bits={self.out_bits}")
+
+    @property
+    def both(self) -> bool:
+        return self.inverse is not None
+
+    @property
+    def entries(self) -> tuple[int, ...]:
+        """The table as one memory image: forward, then inverse (address bit ``in_bits`` = inverse)."""
+        return self.forward + (self.inverse or ())
+
+
+class Style:
+    """How one S-box style is built.  ``registers``: clocked stages the style itself contains."""
+
+    registers = 0
+
+    def build(self, m: Module, tables: SboxTables, addresses: list[Value], en: Value) -> list[Value]:
+        """The lanes' outputs for ``addresses`` (``Cat(x_lane, inverse)`` with two tables)."""
+        raise NotImplementedError
+
+
+class LutStyle(Style):
+    """The table as a case statement: combinational logic."""
+
+    def build(self, m, tables, addresses, en):
+        outs = []
+        for lane, address in enumerate(addresses):
+            value = Signal(tables.out_bits, name=f"s{lane}")
+            with m.Switch(address):
+                for a, v in enumerate(tables.entries):
+                    with m.Case(a):
+                        m.d.comb += value.eq(Const(v, tables.out_bits))
+            outs.append(value)
+        return outs
+
+
+class RomStyle(Style):
+    """A synchronous ROM per pair of lanes; the read port is the first register."""
+
+    registers = 1
+
+    def build(self, m, tables, addresses, en):
+        outs = []
+        for pair in range(0, len(addresses), 2):
+            mem = Memory(shape=tables.out_bits, depth=len(tables.entries), init=tables.entries,
+                         attrs={"rom_style": "block"})
+            m.submodules[f"rom{pair // 2}"] = mem
+            for address in addresses[pair:pair + 2]:
+                port = mem.read_port(domain="sync")
+                m.d.comb += [port.addr.eq(address), port.en.eq(en)]
+                outs.append(port.data)
+        return outs
+
+
+#: The S-box styles by name: the only list of them in cipherfab.
+STYLES: dict[str, Style] = {"lut": LutStyle(), "rom": RomStyle()}
 
 
 def check_style(style: str) -> str:
@@ -35,54 +138,47 @@ def check_style(style: str) -> str:
     return style
 
 
-class SboxBank(wiring.Component):
-    """``n`` registered 8-bit S-boxes on the byte lanes of ``x``/``y`` (lane 0 = bits 7:0).
+class SubBytes(wiring.Component):
+    """``lanes`` S-boxes of one ``style`` with ``y`` = table[``x``] ``latency`` clocks later.
 
-    ``tables`` holds one or two 256-entry tables; with two, ``select`` picks the second.
+    Ports: ``x`` (lanes * in_bits, lane 0 = low bits), ``y`` (lanes * out_bits),
+    ``en`` (all registers advance only while high; default 1) and, with two
+    tables, ``inverse`` (1 = the second table; sampled with ``x``).
     """
 
-    def __init__(self, n: int, style: str, tables):
-        self.n, self.style = n, check_style(style)
-        self.tables = [tuple(t) for t in tables]
-        if len(self.tables) not in (1, 2) or any(len(t) != 256 for t in self.tables):
-            raise ValueError("SboxBank takes one or two 256-entry tables")
-        members = {"x": In(8 * n), "en": In(1, init=1), "y": Out(8 * n)}
-        if len(self.tables) == 2:
-            members["select"] = In(1)
+    def __init__(self, lanes: int, tables: SboxTables, style: str, latency: int = 1):
+        try:
+            self._check(lanes, tables, style, latency)
+        except CipherfabError:
+            self._MustUse__silence = True    # refused, not forgotten: no UnusedElaboratable warning
+            raise
+        self.lanes, self.tables, self.style, self.latency = lanes, tables, style, latency
+        members = {"x": In(lanes * tables.in_bits), "en": In(1, init=1), "y": Out(lanes * tables.out_bits)}
+        if tables.both:
+            members["inverse"] = In(1)
         super().__init__(members)
 
-    def _address(self, lane: int):
-        x = self.x[8 * lane:8 * lane + 8]
-        return Cat(x, self.select) if len(self.tables) == 2 else x
+    @staticmethod
+    def _check(lanes, tables, style, latency):
+        if not isinstance(tables, SboxTables):
+            raise CipherfabError(f"S-box tables must be an SboxTables, not {type(tables).__name__}")
+        if lanes < 1:
+            raise CipherfabError(f"an S-box unit needs at least one lane (got {lanes})")
+        need = STYLES[check_style(style)].registers
+        if latency < need:
+            raise CipherfabError(f"S-box style {style!r} needs latency >= {need} "
+                                 f"(its own registers), got {latency}")
 
     def elaborate(self, platform):
         m = Module()
-        if self.style == "rom":
-            self._elaborate_rom(m)
-        else:
-            self._elaborate_lut(m)
-        return m
-
-    def _elaborate_rom(self, m: Module):
-        init = [v for t in self.tables for v in t]
-        for pair in range(0, self.n, 2):
-            mem = Memory(shape=8, depth=len(init), init=init, attrs={"rom_style": "block"})
-            m.submodules[f"rom{pair // 2}"] = mem
-            for lane in range(pair, min(pair + 2, self.n)):
-                port = mem.read_port(domain="sync")
-                m.d.comb += [
-                    port.addr.eq(self._address(lane)),
-                    port.en.eq(self.en),
-                    self.y[8 * lane:8 * lane + 8].eq(port.data),
-                ]
-
-    def _elaborate_lut(self, m: Module):
-        table = [v for t in self.tables for v in t]
-        for lane in range(self.n):
-            value = Signal(8, name=f"s{lane}")
-            with m.Switch(self._address(lane)):
-                for a, v in enumerate(table):
-                    with m.Case(a):
-                        m.d.comb += value.eq(Const(v, 8))
+        t, style = self.tables, STYLES[self.style]
+        lanes_x = [self.x[t.in_bits * i:t.in_bits * (i + 1)] for i in range(self.lanes)]
+        addresses = [Cat(x, self.inverse) if t.both else x for x in lanes_x]
+        outs = style.build(m, t, addresses, self.en)
+        for stage in range(style.registers, self.latency):
+            regs = [Signal(t.out_bits, name=f"y{lane}_r{stage}") for lane in range(self.lanes)]
             with m.If(self.en):
-                m.d.sync += self.y[8 * lane:8 * lane + 8].eq(value)
+                m.d.sync += [r.eq(o) for r, o in zip(regs, outs)]
+            outs = regs
+        m.d.comb += self.y.eq(Cat(*outs))
+        return m

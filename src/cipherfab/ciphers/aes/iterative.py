@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 The state register is the output register of the 16 S-boxes (a
-:class:`~cipherfab.hw.sbox.SboxBank`), so the same datapath serves logic and
+:class:`~cipherfab.hw.sbox.SubBytes`, latency 1), so the same datapath serves logic and
 block-RAM S-boxes.  With ``x`` the value addressed into the S-boxes::
 
     start (load):  x = block ^ rk[first]          (initial AddRoundKey merged into the load)
@@ -27,7 +27,7 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ...hw.sbox import SboxBank
+from ...hw.sbox import SboxTables, SubBytes
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .key_schedule import KeySchedule
 from .reference import INV_SBOX, NR, SBOX
@@ -48,8 +48,8 @@ class RoundDatapath(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         both = self.encrypt and self.decrypt
-        tables = [t for t, on in ((SBOX, self.encrypt), (INV_SBOX, self.decrypt)) if on]
-        m.submodules.sub_bytes = sboxes = SboxBank(16, self.sbox, tables)
+        tables = SboxTables(SBOX, INV_SBOX) if both else SboxTables(INV_SBOX if self.decrypt else SBOX)
+        m.submodules.sub_bytes = sboxes = SubBytes(16, tables, self.sbox, latency=1)
         state, rk = sboxes.y, self.round_key
 
         def by_direction(enc, dec):
@@ -66,7 +66,7 @@ class RoundDatapath(wiring.Component):
             self.result.eq(final),
         ]
         if both:
-            m.d.comb += sboxes.select.eq(Mux(self.start, self.start_decrypt, self.decrypting))
+            m.d.comb += sboxes.inverse.eq(Mux(self.start, self.start_decrypt, self.decrypting))
         return m
 
 

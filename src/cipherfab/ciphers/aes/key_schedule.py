@@ -10,7 +10,7 @@ of the four words needs ``t`` (RotWord+SubWord+Rcon, or SubWord alone for
 AES-256) depends only on ``n``, so every key size shares this one module; a step
 needs at most one SubWord, i.e. four S-boxes.
 
-The S-boxes are registered (:class:`~cipherfab.hw.sbox.SboxBank`), so their
+The S-boxes are registered (:class:`~cipherfab.hw.sbox.SubBytes`, latency 1), so their
 address is computed one clock ahead from the *next* window: SubWord of the word
 a step needs is ready the cycle the step happens, in both the logic and the
 block-RAM style.  Between blocks the next step is unknown (an encryption starts
@@ -31,7 +31,7 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ...hw.sbox import SboxBank
+from ...hw.sbox import SboxTables, SubBytes
 from .reference import NK, NR, RCON, SBOX
 from .round import from_words, rot_word, select, words_of
 
@@ -125,11 +125,11 @@ class KeySchedule(wiring.Component):
         forward, inverse = _Step(nk, nr, True), _Step(nk, nr, False)
 
         # One SubWord lane per direction that can be pending between blocks.
-        lane_f = SboxBank(4, self.sbox, [SBOX])
+        lane_f = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
         m.submodules.subword = lane_f
         lane_i = lane_f
         if both:
-            lane_i = SboxBank(4, self.sbox, [SBOX])
+            lane_i = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
             m.submodules.subword_inv = lane_i
 
         mid = (n != 0) & (n != nr)               # a block is between its first and last round

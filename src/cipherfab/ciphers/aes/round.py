@@ -3,7 +3,7 @@
 Values are big-endian byte strings: byte 0 of a block (state row 0, column 0) is
 bits 127:120, so a block reads like its hex string.  The state is column-major:
 byte ``i`` is row ``i % 4`` of column ``i // 4``.  SubBytes is not here: it is a
-registered :class:`~cipherfab.hw.sbox.SboxBank` owned by whoever needs it.
+registered :class:`~cipherfab.hw.sbox.SubBytes` owned by whoever needs it.
 """
 
 from __future__ import annotations
