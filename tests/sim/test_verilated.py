@@ -19,7 +19,7 @@ XORCORE = Path(__file__).with_name("xorcore.v")
 CORES = {  # top: (key_bits, block_bits, has_decrypt_flag, latency)
     "xorcore": (128, 128, False, 11),
     "xorcore_dec": (128, 128, True, 11),
-    "xorcore_des": (56, 64, True, 5),
+    "xorcore_des": (64, 64, True, 5),
     "xorcore_k256": (256, 128, False, 2),
     "xorcore_mute": (128, 128, False, 11),
     "xorcore_glitch": (128, 128, False, 11),
@@ -81,11 +81,17 @@ def test_latency_constant_without_backpressure():
     r = core("xorcore").run(ops, seed=1, in_valid_prob=0.5, out_ready_prob=1.0)
     assert r.error is None
     assert (r.latency == 11).all()
-    r = core("xorcore").run(ops, in_valid_prob=1.0)
+    r = core("xorcore").run(ops, in_valid_prob=1.0, pair_prob=0.0)
     assert (r.latency == 11).all()
-    # key accepted when idle, next block at the following edge
+    # key offered alone, accepted when idle, next block at the following edge
     assert len(r.key_to_block_cycles) == 10 and (r.key_to_block_cycles == 1).all()
     assert np.all(np.diff(r.accept_cycle)[:99] == 11)  # one block per 11 cycles
+    # key and block offered together: both taken at the same edge, the block under the new key
+    r = core("xorcore").run(ops, in_valid_prob=1.0, pair_prob=1.0)
+    assert r.error is None and (r.latency == 11).all()
+    assert (r.key_to_block_cycles[1:] == 0).all()
+    gaps = np.diff(r.accept_cycle)  # a new key also waits for the output register to empty
+    assert np.all(np.delete(gaps, np.arange(99, 999, 100)) == 11) and np.all(gaps[99::100] == 12)
 
 
 def test_reset_mid_run():

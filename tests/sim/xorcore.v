@@ -2,10 +2,11 @@
 // convention.  "Cipher": block_out byte j = block_in byte j ^ key byte (j mod
 // KEY_BYTES), additionally inverted when decrypting.  One block in flight,
 // fixed LATENCY cycles from input handshake to block_out_valid, 1-entry output
-// register; a key is accepted only when idle.
+// register; a key is accepted only when idle, and a block offered in the same
+// cycle as a key waits until that key is taken (the core contract).
 //   xorcore        KEY_BITS=128, BLOCK_BITS=128, LATENCY=11
 //   xorcore_dec    same, with block_in_decrypt
-//   xorcore_des    KEY_BITS=56, BLOCK_BITS=64, LATENCY=5, with block_in_decrypt
+//   xorcore_des    KEY_BITS=64, BLOCK_BITS=64, LATENCY=5, with block_in_decrypt
 //   xorcore_k256   KEY_BITS=256, BLOCK_BITS=128, LATENCY=2
 //   xorcore_mute   never raises block_out_valid (hang detection)
 //   xorcore_glitch drops block_out_valid without block_out_ready (protocol check)
@@ -25,14 +26,15 @@ module xorcore_impl #(
     reg running;
     reg [7:0] cnt;
     wire [BLOCK_BITS-1:0] kx;
+    wire [KEY_BITS-1:0] k_now = (key_valid && key_ready) ? key : k;  // a key taken this cycle applies
     genvar j;
     generate
         for (j = 0; j < BB; j = j + 1) begin : g_rep
-            assign kx[BLOCK_BITS-1-8*j -: 8] = k[KEY_BITS-1-8*(j % KB) -: 8];
+            assign kx[BLOCK_BITS-1-8*j -: 8] = k_now[KEY_BITS-1-8*(j % KB) -: 8];
         end
     endgenerate
 
-    assign block_in_ready = !running;
+    assign block_in_ready = !running && (!key_valid || key_ready);
     assign key_ready = !running && !block_out_valid;
     assign busy = running || block_out_valid;
 
@@ -95,12 +97,12 @@ endmodule
 
 module xorcore_des (
     input clk, rst,
-    input [55:0] key, input key_valid, output key_ready,
+    input [63:0] key, input key_valid, output key_ready,
     input [63:0] block_in, input block_in_decrypt, input block_in_valid, output block_in_ready,
     output [63:0] block_out, output block_out_valid, input block_out_ready,
     output busy
 );
-    xorcore_impl #(.KEY_BITS(56), .BLOCK_BITS(64), .LATENCY(5), .MUTE(0), .GLITCH(0)) u (
+    xorcore_impl #(.KEY_BITS(64), .BLOCK_BITS(64), .LATENCY(5), .MUTE(0), .GLITCH(0)) u (
         .clk(clk), .rst(rst), .key(key), .key_valid(key_valid), .key_ready(key_ready),
         .block_in(block_in), .block_in_decrypt(block_in_decrypt),
         .block_in_valid(block_in_valid), .block_in_ready(block_in_ready),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import re
 import time
 from dataclasses import dataclass
 
@@ -19,11 +18,8 @@ import numpy as np
 from ..errors import CipherfabError
 from ..generate import generate_verilog
 from ..registry import CoreParams, get_cipher
+from ..vectors.reference import cipher_names
 from .verilated import OP_DEC, OP_ENC, OP_FEEDBACK, OP_KEY, VerilatedCore
-
-
-def _name(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 class HardwareEngine:
@@ -37,7 +33,7 @@ class HardwareEngine:
         self.key_bits = self.info.key_bits
         self.block_bytes = self.info.block_bits // 8
         self.directions = frozenset(self.info.directions)
-        self.cipher_names = frozenset(_name(a) for a in (cipher.name, *cipher.aliases))
+        self.cipher, self.cipher_names = cipher.name, cipher_names(cipher)
         self.reference = cipher.reference_model(self.info.key_bits)
         self.core = VerilatedCore.from_info(text, params.top, self.info)
         self.options = {"seed": seed, "in_valid_prob": in_valid_prob, "out_ready_prob": out_ready_prob,

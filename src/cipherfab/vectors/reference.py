@@ -1,79 +1,67 @@
-"""A software engine backed by ``cryptography``: check files without hardware."""
+"""A software engine: check vector files against a cipher's registered reference model.
+
+The model is the one the cipher's registry entry names (``cryptography`` for
+AES and DES/TDES), the same one random differential runs of hardware use.
+"""
 
 from __future__ import annotations
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from ..errors import CipherfabError
-from .records import effective_key_bits, key_bits, key_size_text
+from ..registry import ciphers, get_cipher
+from .records import key_bits, key_size_text, normalise_cipher_name
 from .runner import directions_of
 
-try:   # cryptography >= 43 moved TripleDES to "decrepit"
-    from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
-except ImportError:  # pragma: no cover
-    TripleDES = algorithms.TripleDES
+__all__ = ["ReferenceEngine", "cipher_names"]
 
-__all__ = ["ReferenceEngine", "CIPHER_NAMES"]
 
-#: Names (normalised, see normalise_cipher_name) a vector file may give for each cipher:
-#: NIST CAVP headers ("aes_values", "# AESVS ...", "tdes_values", "# TDES ...", TMOVS),
-#: AES-submission "Algorithm Name: Rijndael", NESSIE "Primitive Name: Rijndael" /
-#: "Triple-DES" / "DES" (a 64-bit TDES engine is single DES).
-CIPHER_NAMES = {
-    "AES": frozenset({"aes", "rijndael", "aesvs"}),
-    "TDES": frozenset({"tdes", "tripledes", "tdea", "3des", "des", "tmovs"}),
-}
-_CIPHERS = {"AES": (16, (128, 192, 256)), "TDES": (8, (64, 128, 192))}
+def cipher_names(cipher) -> frozenset[str]:
+    """Names (normalised) a vector file may give for a registered cipher: its name and aliases
+    (NIST CAVP "aes_values"/"# AESVS", "# TDES"/TMOVS, submissions' "Rijndael", NESSIE's
+    "Triple-DES"/"DES"; a 64-bit TDES engine is single DES)."""
+    return frozenset(normalise_cipher_name(a) for a in (cipher.name, *cipher.aliases))
+
+
+def _find(name: str):
+    """A registered cipher by name or alias (``"AES"``, ``"TDES"``, ``"rijndael"``)."""
+    wanted = normalise_cipher_name(name)
+    for c in ciphers().values():
+        if wanted in cipher_names(c):
+            return c
+    return get_cipher(name)  # the one-line "unknown cipher" error
 
 
 class ReferenceEngine:
-    """ECB blocks from ``cryptography`` for one key size and a set of directions.
+    """ECB blocks from a cipher's reference model for one key size and a set of directions.
 
-    Key sizes are bits on the key port, 8 per key byte.  ``cipher="AES"``
-    (key_bits 128/192/256) or ``"TDES"`` (key_bits 64, 128, 192, parity bits
-    included, 56/112/168 effective): 64 = single DES (EDE with K1 = K2 = K3),
-    128 = 2-key EDE (K1 K2 K1), 192 = 3-key EDE (K1 K2 K3).
-    ``cipher_names`` are the names a vector file may give (see :data:`CIPHER_NAMES`).
+    Key sizes are bits on the key port, 8 per key byte (TDES: 64 = single DES,
+    128 = 2-key EDE, 192 = 3-key EDE; 56/112/168 effective).  ``cipher_names``
+    are the names a vector file may give for the cipher.
     """
 
     def __init__(self, key_bits: int = 128, directions="both", cipher: str = "AES"):
-        cipher = cipher.upper()
-        if cipher not in _CIPHERS:
-            raise CipherfabError(f"reference engine: unknown cipher {cipher!r} (AES or TDES)")
-        self.block_bytes, sizes = _CIPHERS[cipher]
+        entry = _find(cipher)
+        self.block_bytes, sizes = entry.block_bits // 8, entry.key_bits
+        self.cipher = entry.name.upper()
         if key_bits not in sizes:
-            eff = {effective_key_bits(b, self.block_bytes): b for b in sizes}
+            eff = {entry.effective_key_bits(b): b for b in sizes}
             takes = f"{'/'.join(map(str, sizes))}-bit keys"
             if list(eff) != list(sizes):
                 takes += (f" (bits on the key port, parity bits included; "
                           f"{'/'.join(map(str, eff))} effective)")
             hint = f"; for {key_bits} effective bits give {eff[key_bits]}" if key_bits in eff \
                 else ""
-            raise CipherfabError(f"reference engine: {cipher} takes {takes}, not {key_bits}{hint}")
-        self.cipher, self.key_bits = cipher, key_bits
-        self.cipher_names = CIPHER_NAMES[cipher]
+            raise CipherfabError(f"reference engine: {self.cipher} takes {takes}, not {key_bits}{hint}")
+        self.key_bits = key_bits
+        self.model = entry.reference_model(key_bits)
+        self.cipher_names = cipher_names(entry)
         self.directions = directions_of(directions)
         self.calls = 0                       # engine.run calls so far (for batching tests)
-        self._ctx: dict = {}
 
-    def _context(self, key: bytes, decrypt: bool):
-        ctx = self._ctx.get((key, decrypt))
-        if ctx is None:
-            if key_bits(key) != self.key_bits:
-                bb = self.block_bytes
-                raise CipherfabError(f"reference engine takes "
-                                     f"{key_size_text(self.key_bits, bb, 'keys')}, "
-                                     f"got a {key_size_text(key_bits(key), bb)}")
-            if self.cipher == "AES":
-                algo = algorithms.AES(key)
-            else:   # K1 (=K2=K3) and K1K2 (K3=K1) as the 24-byte key cryptography prefers
-                algo = TripleDES({8: key * 3, 16: key + key[:8], 24: key}[len(key)])
-            c = Cipher(algo, modes.ECB())
-            ctx = c.decryptor() if decrypt else c.encryptor()
-            if len(self._ctx) > 4096:
-                self._ctx.clear()
-            self._ctx[(key, decrypt)] = ctx
-        return ctx
+    def _check_key(self, key: bytes) -> None:
+        if key_bits(key) != self.key_bits:
+            bb = self.block_bytes
+            raise CipherfabError(f"reference engine takes {key_size_text(self.key_bits, bb, 'keys')}, "
+                                 f"got a {key_size_text(key_bits(key), bb)}")
 
     def run(self, jobs):
         self.calls += 1
@@ -82,6 +70,7 @@ class ReferenceEngine:
             if ("decrypt" if decrypt else "encrypt") not in self.directions:
                 raise CipherfabError(f"reference engine ({'/'.join(sorted(self.directions))} only) "
                                      f"was asked to {'decrypt' if decrypt else 'encrypt'}")
-            data = self._context(key, decrypt).update(b"".join(blocks))
+            self._check_key(key)
+            data = (self.model.decrypt if decrypt else self.model.encrypt)(key, b"".join(blocks))
             out.append([data[i:i + bb] for i in range(0, len(data), bb)])
         return out

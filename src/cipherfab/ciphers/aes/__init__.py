@@ -31,6 +31,6 @@ CIPHER = Cipher(
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
     architectures=(ITERATIVE,),
-    aliases=("aes", "rijndael"),
+    aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )
