@@ -26,6 +26,7 @@ key), ``none`` (key-specific core: the key is part of the circuit).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from dataclasses import asdict, dataclass, field
 
 from amaranth.lib import data, meta, stream, wiring
@@ -171,3 +172,32 @@ def payload_parts(core: wiring.Component):
         return p, None, None
     return (p.data, p.decrypt if info.direction_input else None,
             p.key if info.key_interface == "per_block" else None)
+
+
+def load_info(path) -> CoreInfo:
+    """A declaration from a JSON file (a generated core's sidecar, or one written for an
+    external core): checked against :class:`CoreAnnotation`'s schema, errors in one line.
+    ``arch`` and ``params`` may be left out (``"external"``, ``{}``)."""
+    import jsonschema
+
+    from ..errors import CipherfabError
+    try:
+        d = json.loads(Path(path).read_text())
+    except OSError as err:
+        raise CipherfabError(f"cannot read core info {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CipherfabError(f"core info {path} is not JSON: {err}") from None
+    if not isinstance(d, dict):
+        raise CipherfabError(f"core info {path}: expected a JSON object")
+    d = {"arch": "external", "params": {}, **d}
+    d.setdefault("key_bits_effective", d.get("key_bits"))
+    err = next(iter(sorted(jsonschema.Draft202012Validator(CoreAnnotation.schema).iter_errors(d),
+                           key=lambda e: list(e.path))), None)
+    if err is not None:
+        where = "/".join(map(str, err.path))
+        raise CipherfabError(f"core info {path}: {where + ': ' if where else ''}{err.message}")
+    try:
+        return CoreInfo.from_json(d)
+    except (TypeError, ValueError) as e:
+        raise CipherfabError(f"core info {path}: {e}") from None
+

@@ -12,8 +12,19 @@ def register(subparsers) -> None:
         "sim", help="run vector files or a random differential run on the simulated core",
         description="Compile the generated core with Verilator and run official vector files "
                     "(NIST .rsp, AES-submission, NESSIE) or random blocks checked against "
-                    "the cipher's reference model, with optional random valid/ready backpressure.")
-    add_core_arguments(p)
+                    "the cipher's reference model, with optional random valid/ready backpressure. "
+                    "An external core that follows the stream convention runs the same way: "
+                    "--verilog FILE... --top NAME --info JSON (its declaration, as in a "
+                    "generated core's sidecar).")
+    add_core_arguments(p, cipher_required=False)
+    ext = p.add_argument_group("external core")
+    ext.add_argument("--verilog", nargs="+", metavar="FILE", help="Verilog files of an external core")
+    ext.add_argument("--top", metavar="NAME", help="its top module")
+    ext.add_argument("--info", metavar="JSON",
+                     help="its declaration: cipher, block_bits, key_bits, key_interface, directions, "
+                          "latency, cycles per block, ... (the generated cores' .json sidecar format)")
+    ext.add_argument("--include-dir", action="append", metavar="DIR",
+                     help="folder searched for `include files (repeatable)")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
     what.add_argument("--random", type=count, metavar="N", help="N random blocks under random keys")
@@ -30,8 +41,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from .engine import HardwareEngine, random_run
-    params = params_from_args(args)
-    engine = HardwareEngine(params, seed=args.seed, in_valid_prob=args.valid_prob,
+    engine = HardwareEngine(_core(args), seed=args.seed, in_valid_prob=args.valid_prob,
                             out_ready_prob=args.ready_prob)
     if args.vectors:
         from ..vectors import format_report, run_files
@@ -40,7 +50,7 @@ def run(args) -> int:
         return 1 if any(r.failed for r in reports) else 0
     r = random_run(engine, args.random, seed=args.seed, mean_blocks_per_key=args.blocks_per_key,
                    in_valid_prob=args.valid_prob, out_ready_prob=args.ready_prob)
-    print(f"{params.top}: {r.blocks} blocks under {r.keys} keys, {r.cycles} cycles, "
+    print(f"{engine.top}: {r.blocks} blocks under {r.keys} keys, {r.cycles} cycles, "
           f"{r.seconds:.2f} s simulated at {r.blocks_per_second:,.0f} blocks/s "
           f"({r.blocks_per_second * 60:,.0f} blocks/min, {r.cycles / r.seconds:,.0f} cycles/s) "
           f"on {_machine()}")
@@ -55,6 +65,30 @@ def run(args) -> int:
         raise CipherfabError(f"latency {sorted(r.latencies)} differs from the stated {engine.info.latency}",
                              exit_code=1)
     return 0
+
+
+def _core(args):
+    """The generated point the core options name, or the external core --verilog names."""
+    from ..registry import given_core_options
+    external = [o for o in ("verilog", "top", "info", "include_dir") if getattr(args, o)]
+    if not external:
+        if not args.cipher:
+            raise CipherfabError("nothing to simulate: give CIPHER (e.g. aes) or "
+                                 "--verilog FILE... --top NAME --info JSON")
+        return params_from_args(args)
+    if args.cipher or given_core_options(args):
+        what = args.cipher or given_core_options(args)[0]
+        raise CipherfabError(f"{what} names a generated core; an external core is described by --info")
+    missing = [f"--{o}" for o in ("verilog", "top", "info") if not getattr(args, o)]
+    if missing:
+        raise CipherfabError(f"an external core needs --verilog FILE... --top NAME --info JSON "
+                             f"(missing {', '.join(missing)})")
+    from ..flow.external import read_verilog
+    from ..hw.info import load_info
+    from .engine import ExternalCore
+    info = load_info(args.info)
+    text, _ = read_verilog(args.verilog, args.include_dir or ())
+    return ExternalCore(text, args.top, info)
 
 
 def _machine() -> str:

@@ -17,32 +17,52 @@ import numpy as np
 
 from ..errors import CipherfabError
 from ..generate import generate_verilog
+from ..hw.info import CoreInfo
 from ..registry import CoreParams, get_cipher
 from ..vectors.reference import cipher_names
 from .verilated import OP_DEC, OP_ENC, OP_FEEDBACK, OP_KEY, VerilatedCore
 
 
-class HardwareEngine:
-    """Runs jobs ``(key, decrypt, blocks)`` through the simulated core (one harness call per batch)."""
+@dataclass(frozen=True)
+class ExternalCore:
+    """A core written elsewhere that follows the stream convention, with its declaration
+    (a :class:`~cipherfab.hw.info.CoreInfo`, e.g. read from a JSON sidecar)."""
 
-    def __init__(self, params: CoreParams, *, seed: int = 0, in_valid_prob: float = 1.0,
+    verilog: str
+    top: str
+    info: CoreInfo
+
+
+class HardwareEngine:
+    """Runs jobs ``(key, decrypt, blocks)`` through the simulated core (one harness call per batch).
+
+    ``core`` is a generated point (:class:`CoreParams`) or an :class:`ExternalCore`.
+    """
+
+    def __init__(self, core: CoreParams | ExternalCore, *, seed: int = 0, in_valid_prob: float = 1.0,
                  out_ready_prob: float = 1.0, pair_prob: float = 0.5):
-        self.params = params
-        cipher = get_cipher(params.cipher)
-        text, self.info, _ = generate_verilog(params)
+        if isinstance(core, ExternalCore):
+            text, self._top, self.info = core.verilog, core.top, core.info
+        else:
+            text, self.info, _ = generate_verilog(core)
+            self._top = core.top
+        cipher = get_cipher(self.info.cipher)
+        if self.info.block_bits != cipher.block_bits:
+            raise CipherfabError(f"{self._top}: {cipher.name} blocks are {cipher.block_bits} bits, "
+                                 f"the core declares {self.info.block_bits}")
         self.key_bits = self.info.key_bits
         self.block_bytes = self.info.block_bits // 8
         self.directions = frozenset(self.info.directions)
         self.cipher, self.cipher_names = cipher.name, cipher_names(cipher)
         self.reference = cipher.reference_model(self.info.key_bits)
-        self.core = VerilatedCore.from_info(text, params.top, self.info)
+        self.core = VerilatedCore.from_info(text, self._top, self.info)
         self.options = {"seed": seed, "in_valid_prob": in_valid_prob, "out_ready_prob": out_ready_prob,
                         "pair_prob": pair_prob}
         self.cycles = 0
 
     @property
     def top(self) -> str:
-        return self.params.top
+        return self._top
 
     def block_kind(self, decrypt: bool) -> int:
         if decrypt not in (d == "decrypt" for d in self.info.directions):
