@@ -191,6 +191,8 @@ def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> lis
     Both directions where the core has both.
     """
     info, rng, problems = engine.info, random.Random(seed), []
+    # enough blocks to fill a deep pipeline twice over
+    blocks = max(blocks, 2 * math.ceil(info.latency / info.cycles_per_block) + 4)
     for decrypt in sorted({d == "decrypt" for d in info.directions}):
         key = _random_key(engine, rng)
         data = rng.randbytes(engine.block_bytes * blocks)

@@ -22,6 +22,23 @@ ITERATIVE = Architecture(
     paper="003 (Fig. 4.1), 000",
 )
 
+PIPELINE = Architecture(
+    name="pipeline",
+    summary="all rounds unrolled and pipelined, one block per clock, a new key with every block "
+            "(key schedule pipelined beside the data)",
+    core="cipherfab.ciphers.aes.pipeline:PipelinedAES",
+    params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt",
+                            "encrypt (a key-agile decryptor would need the last round key first)"),
+            SBOX, Param("stages", (1, 2), 1,
+                        "registers per round: 1 (S-box output) or 2 (also after MixColumns+AddRoundKey)")),
+    test_points=(
+        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 2},
+        {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 1},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "rom", "stages": 2},
+    ),
+    paper="001 (Fig. 7), 003 (fully unrolled)",
+)
+
 _KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
 
 CIPHER = Cipher(
@@ -30,7 +47,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE,),
+    architectures=(ITERATIVE, PIPELINE),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )

@@ -1,0 +1,142 @@
+"""Fully pipelined, key-agile AES encryption: every round unrolled, one block per clock
+(paper 001, Fig. 7: the key schedule pipelined beside the data).
+
+Theory of operation
+-------------------
+Each block travels with its own key.  The input register holds ``x0 = block ^ rk0``
+and the key window ``W0`` (the cipher key).  Round ``r`` (1..Nr) is a
+:class:`KeyStep` beside a :class:`DataRound`::
+
+    x(r-1) --SubBytes (registered)--> y(r) --ShiftRows, MixColumns, ^rk(r)--> x(r)
+    W(r-1) --SubWord (registered)---> s    --KeyExpansion step with s------> W(r), rk(r) = W(r)[0:4]
+           --register---------------> W(r-1)'
+
+so the key lane has exactly the data lane's registers and round key ``r`` is
+ready in the cycle ``y(r)`` is.  ``stages`` = registers per round: 1 (the
+S-box output register only) or 2 (also a register on ``x(r)`` and ``W(r)``:
+"Mixadd" in its own stage, about two LUT levels per stage).  The last round has
+no MixColumns; its result is written into the output buffer.
+
+No enable reaches the pipeline registers (they load every clock, which keeps
+clock-enable fan-out off the critical path).  Instead the core gives credits:
+the output buffer has room for every block that can be in flight, and
+``block_in.ready`` is high while (blocks in the pipeline + blocks in the buffer)
+is below its depth.  So a block is never dropped, duplicated or reordered under
+backpressure, and with ``block_out.ready`` high the latency is a constant
+(declared in :class:`~cipherfab.hw.info.CoreInfo`, measured by the harness).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Const, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.wiring import In, Out
+
+from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.sbox import SboxTables, SubBytes
+from .key_schedule import _Step, first_round_key
+from .reference import NK, NR, SBOX
+from .round import mix_columns, shift_rows
+
+
+class KeyStep(wiring.Component):
+    """Round ``r``'s key lane: ``w_next`` (window ``W(r)``) one clock after ``w`` (``W(r-1)``)."""
+
+    def __init__(self, r: int, key_bits: int, sbox: str):
+        self.r, self.nk, self.nr, self.sbox = r, NK[key_bits], NR[key_bits], sbox
+        super().__init__({"w": In(32 * self.nk), "w_next": Out(32 * self.nk)})
+
+    def elaborate(self, platform):
+        m = Module()
+        step = _Step(self.nk, self.nr, forward=True)
+        n = Const(self.r - 1, range(self.nr + 1))     # the window position before this step
+        m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
+        held = Signal.like(self.w, name="w_held")
+        m.d.comb += sub_word.x.eq(step(self.w, n, Const(0, 32))[1])
+        m.d.sync += held.eq(self.w)
+        m.d.comb += self.w_next.eq(step(held, n, sub_word.y)[0])
+        return m
+
+
+class DataRound(wiring.Component):
+    """Round ``r``'s data lane: ``y = SubBytes(x)`` registered, then ``x_next = MixColumns(
+    ShiftRows(y)) ^ rk`` (no MixColumns in the last round)."""
+
+    def __init__(self, r: int, key_bits: int, sbox: str):
+        self.last, self.sbox = r == NR[key_bits], sbox
+        super().__init__({"x": In(128), "rk": In(128), "x_next": Out(128)})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.sub_bytes = sub_bytes = SubBytes(16, SboxTables(SBOX), self.sbox, latency=1)
+        m.d.comb += sub_bytes.x.eq(self.x)
+        y = shift_rows(sub_bytes.y)
+        m.d.comb += self.x_next.eq((y if self.last else mix_columns(m, y)) ^ self.rk)
+        return m
+
+
+class PipelinedAES(wiring.Component):
+    """AES-128/192/256 encryption, all rounds unrolled and pipelined; a key with every block."""
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut",
+                 stages: int = 1):
+        self.key_bits, self.sbox, self.stages = key_bits, sbox, stages
+        nr = NR[key_bits]
+        self.depth = depth = 1 + nr * stages - (stages - 1)   # input register + rounds' registers
+        self.buffer_depth = depth + 3   # every block from its handshake until it is taken
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="aes", arch="pipeline",
+            params={"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages},
+            block_bits=128, key_bits=key_bits, key_bits_effective=key_bits,
+            key_interface="per_block", directions=("encrypt",),
+            latency=depth + 2,                       # pipeline, then the buffer (write, output register)
+            cycles_per_block=1,
+            cycles_per_block_feedback=depth + 2,     # the next input offered as this output is taken
+            blocks_in_flight=depth,
+            key_setup_cycles=0,
+            parts={"key": "key_schedule", "data": "datapath", "buffer": "buffer"},
+        )))
+
+    def elaborate(self, platform):
+        m = Module()
+        block, _, key = payload_parts(self)
+        nr = NR[self.key_bits]
+
+        # credits: blocks in the pipeline or the buffer never exceed the buffer's depth
+        m.submodules.buffer = buffer = SyncFIFOBuffered(width=128, depth=self.buffer_depth)
+        held = Signal(range(self.buffer_depth + 1))
+        take = self.block_in.valid & self.block_in.ready
+        give = self.block_out.valid & self.block_out.ready
+        m.d.comb += self.block_in.ready.eq(held < self.buffer_depth)
+        m.d.sync += held.eq(held + take - give)
+
+        # input register, then the rounds; a valid bit travels beside each stage
+        x, w, valid = Signal(128), Signal(32 * NK[self.key_bits]), Signal()
+        m.d.sync += [x.eq(block ^ first_round_key(key)), w.eq(key), valid.eq(take)]
+        for r in range(1, nr + 1):
+            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, self.sbox)
+            m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox)
+            valid_next = Signal(name=f"valid{r}")
+            m.d.comb += [key_step.w.eq(w), data_round.x.eq(x),
+                         data_round.rk.eq(first_round_key(key_step.w_next))]
+            m.d.sync += valid_next.eq(valid)
+            x, w, valid = data_round.x_next, key_step.w_next, valid_next
+            if self.stages == 2 and r != nr:             # Mixadd in its own stage
+                x, w, valid = _register(m, x, f"x{r}"), _register(m, w, f"w{r}"), \
+                    _register(m, valid, f"valid{r}_mix")
+
+        m.d.comb += [
+            buffer.w_data.eq(x), buffer.w_en.eq(valid),
+            self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
+            buffer.r_en.eq(self.block_out.ready),
+            self.busy.eq(held != 0),
+        ]
+        return m
+
+
+def _register(m: Module, value, name: str) -> Signal:
+    reg = Signal(len(value), name=name)
+    m.d.sync += reg.eq(value)
+    return reg
+
