@@ -1,6 +1,7 @@
 """AES (FIPS-197): the registry entry declaring its architectures and parameters."""
 
-from ...registry import Architecture, Cipher, Param
+from ...registry import Architecture, Cipher, Param, Rule
+from .reference import NR
 
 KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
 DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
@@ -39,6 +40,25 @@ PIPELINE = Architecture(
     paper="001 (Fig. 7), 003 (fully unrolled)",
 )
 
+UNROLLED = Architecture(
+    name="unrolled",
+    summary="k rounds per clock in logic, key schedule on the fly beside them (paper 003 Unrolled-k)",
+    core="cipherfab.ciphers.aes.unrolled:UnrolledAES",
+    params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt", "encrypt"),
+            Param("sbox", ("lut",), "lut", "S-box style: logic only (no register may sit inside a round)"),
+            Param("rounds_per_clock", (1, 2, 3, 4, 5, 6, 7, 10, 12, 14), 2,
+                  "rounds computed per clock (must divide Nr: 10, 12 or 14)")),
+    rules=(Rule("--rounds-per-clock must divide the number of rounds (AES-128: 1, 2, 5, 10; "
+                "AES-192: 1, 2, 3, 4, 6, 12; AES-256: 1, 2, 7, 14)",
+                lambda v: NR[v["key_bits"]] % v["rounds_per_clock"] != 0),),
+    test_points=(
+        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 5},
+        {"key_bits": 192, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 2},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 1},
+    ),
+    paper="003 (Unrolled-k, Table 7.1)",
+)
+
 _KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
 
 CIPHER = Cipher(
@@ -47,7 +67,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, PIPELINE),
+    architectures=(ITERATIVE, PIPELINE, UNROLLED),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )
