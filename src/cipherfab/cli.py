@@ -21,6 +21,7 @@ SUBCOMMANDS = [
     "cipherfab.sim.verify",
     "cipherfab.flow.cli",
     "cipherfab.study.cli",
+    "cipherfab.study.pick",
 ]
 
 
