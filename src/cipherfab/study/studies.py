@@ -153,8 +153,35 @@ QUICK = Study(
     ],
 )
 
-#: every named study; add new ones here (unrolled, pipelined, key-specific ...)
-STUDIES: dict[str, Study] = {s.name: s for s in (QUICK,)}
+def _aes128(arch: str, **axes) -> list[dict]:
+    return grid(cipher="aes", arch=arch, key_bits=128, direction="encrypt", **axes)
+
+
+AES_SPACE = Study(
+    name="aes-space",
+    title="The AES-128 encryption design space: iterative, k rounds per clock, full pipeline",
+    description=("AES-128 encryption across architectures: the iterative core (logic or block-RAM "
+                 "S-boxes), k rounds per clock in logic (paper 003 Unrolled-k, k = 1, 2, 5, 10) and "
+                 "the key-agile full pipeline (paper 001 Fig. 7) with 1 or 2 registers per round, "
+                 "two placer seeds each."),
+    points=(_aes128("iterative", sbox=["lut", "rom"])
+            + _aes128("unrolled", sbox="lut", rounds_per_clock=[1, 2, 5, 10])
+            + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])),
+    seeds=(1, 2),
+    device="ecp5-85k",
+    budget_minutes=150,
+    published=[
+        Published("003", "Table 7.1", why="iterative, unrolled and pipelined AES-128 cores"),
+        Published("001", "Table 4", why="LUT-based sequential and pipelined cores (Virtex1000)"),
+        Published("001", "Table 6", why="RAM-based cores, 4/3/2-cycle rounds (Virtex3200E)"),
+        Published("001", "Table 7", why="RAM-based comparisons"),
+        Published("002", "Table 1", why="frequency and throughput of AES-128 cores"),
+        Published("002", "Table 3", why="area, memory and efficiency of AES-128 cores"),
+    ],
+)
+
+#: every named study; add new ones here (key-specific, finalists ...)
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE)}
 
 
 def get_study(name: str) -> Study:
