@@ -127,10 +127,10 @@ class RunResult:
     def ok(self) -> bool:
         return self.error is None
 
-    def accept_gaps(self) -> np.ndarray:
-        """Cycles between consecutive block handshakes (both reached)."""
+    def accept_gaps(self, every: int = 1) -> np.ndarray:
+        """Cycles between a block handshake and the one ``every`` blocks later (both reached)."""
         a = self.accept_cycle[self.accept_cycle >= 0]
-        return np.diff(a)
+        return a[every:] - a[:-every] if len(a) > every else np.zeros(0, a.dtype)
 
 
 class VerilatedCore:

@@ -59,6 +59,22 @@ UNROLLED = Architecture(
     paper="003 (Unrolled-k, Table 7.1)",
 )
 
+INTERLEAVED = Architecture(
+    name="interleaved",
+    summary="the round cut into 1 or 2 register stages with as many blocks in flight, round keys "
+            "expanded once into a memory (paper 002)",
+    core="cipherfab.ciphers.aes.interleaved:InterleavedAES",
+    params=(KEY_BITS, DIRECTION, SBOX,
+            Param("stages", (1, 2), 2, "register stages per round = blocks in flight: 1 (S-box "
+                                       "output) or 2 (also after MixColumns+AddRoundKey)")),
+    test_points=(
+        {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 2},
+        {"key_bits": 192, "direction": "decrypt", "sbox": "rom", "stages": 1},
+        {"key_bits": 256, "direction": "both", "sbox": "lut", "stages": 2},
+    ),
+    paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
+)
+
 _KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
 
 CIPHER = Cipher(
@@ -67,7 +83,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, PIPELINE, UNROLLED),
+    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )

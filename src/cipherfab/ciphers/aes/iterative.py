@@ -27,11 +27,11 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ...hw.sbox import SboxTables, SubBytes
+from ...hw.sbox import SubBytes
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .key_schedule import KeySchedule
-from .reference import INV_SBOX, NR, SBOX
-from .round import inv_mix_columns, inv_shift_rows, mix_columns, shift_rows
+from .reference import NR
+from .round import final_round, middle_round, sbox_tables
 
 
 class RoundDatapath(wiring.Component):
@@ -48,18 +48,11 @@ class RoundDatapath(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         both = self.encrypt and self.decrypt
-        tables = SboxTables(SBOX, INV_SBOX) if both else SboxTables(INV_SBOX if self.decrypt else SBOX)
+        tables = sbox_tables(self.encrypt, self.decrypt)
         m.submodules.sub_bytes = sboxes = SubBytes(16, tables, self.sbox, latency=1)
-        state, rk = sboxes.y, self.round_key
-
-        def by_direction(enc, dec):
-            if both:
-                return Mux(self.decrypting, dec(), enc())
-            return dec() if self.decrypt else enc()
-
-        middle = by_direction(lambda: mix_columns(m, shift_rows(state)) ^ rk,
-                              lambda: inv_mix_columns(m, inv_shift_rows(state) ^ rk))
-        final = by_direction(lambda: shift_rows(state), lambda: inv_shift_rows(state)) ^ rk
+        state, rk, dirs = sboxes.y, self.round_key, (self.decrypting, self.encrypt, self.decrypt)
+        middle = middle_round(m, state, rk, *dirs)
+        final = final_round(state, rk, *dirs)
         m.d.comb += [
             sboxes.x.eq(Mux(self.start, self.block ^ self.first_key, middle)),
             sboxes.en.eq(self.start | self.advance),

@@ -95,3 +95,35 @@ def select(cond, a: Value, b: Value) -> Value:
     if isinstance(cond, bool):
         return a if cond else b
     return Mux(cond, a, b)
+
+
+def sbox_tables(encrypt: bool, decrypt: bool):
+    """The SubBytes tables a datapath needs: S, S^-1, or both (``inverse`` picks S^-1)."""
+    from ...hw.sbox import SboxTables
+    from .reference import INV_SBOX, SBOX
+    if encrypt and decrypt:
+        return SboxTables(SBOX, INV_SBOX)
+    return SboxTables(INV_SBOX if decrypt else SBOX)
+
+
+def _by_direction(decrypting, encrypt: bool, decrypt: bool, enc, dec) -> Value:
+    if encrypt and decrypt:
+        return Mux(decrypting, dec(), enc())
+    return dec() if decrypt else enc()
+
+
+def middle_round(m, state: Value, rk: Value, decrypting, encrypt: bool, decrypt: bool,
+                 name: str = "mix") -> Value:
+    """What follows SubBytes in rounds 1..Nr-1, up to the next SubBytes' input:
+    MixColumns(ShiftRows(state)) ^ rk, or InvMixColumns(InvShiftRows(state) ^ rk)
+    (the inverse cipher, with InvShiftRows moved after InvSubBytes)."""
+    return _by_direction(decrypting, encrypt, decrypt,
+                         lambda: mix_columns(m, shift_rows(state), name) ^ rk,
+                         lambda: inv_mix_columns(m, inv_shift_rows(state) ^ rk, f"inv_{name}"))
+
+
+def final_round(state: Value, rk: Value, decrypting, encrypt: bool, decrypt: bool) -> Value:
+    """The last round after SubBytes: (Inv)ShiftRows(state) ^ rk."""
+    return _by_direction(decrypting, encrypt, decrypt,
+                         lambda: shift_rows(state), lambda: inv_shift_rows(state)) ^ rk
+

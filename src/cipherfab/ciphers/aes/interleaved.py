@@ -1,0 +1,120 @@
+"""AES with an s-stage round and s blocks interleaved, round keys from a memory (paper 002).
+
+Theory of operation
+-------------------
+The round is cut into ``stages`` register stages that form a ring::
+
+    stage A: x = load ? block ^ rk(first) : x_loop  --SubBytes (registered)--> R0
+    stage B: R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> x_loop   (stages = 1)
+             R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> R1 = x_loop (stages = 2)
+
+Each register carries a slot: valid, the round it is in, and its direction.
+A block enters stage A when the slot arriving there is free, and leaves from
+stage B after round Nr (no MixColumns) into the output register, freeing its
+slot.  With two stages two independent blocks share the round logic, one in
+each stage, so it never idles in non-feedback use (paper 002: 2-stage round,
+2 blocks, offline round keys); feedback use cannot interleave.
+
+Round keys come from :class:`~.round_keys.RoundKeyMemory`, addressed at stage A
+with the round the block will finish at stage B (``n`` encrypting,
+``Nr - n`` decrypting), so the synchronous read lands with R0.  A new key waits
+until no block is in flight and rewrites the memory in 2·Nr+1 clocks.
+
+Timing without output backpressure, whatever the key or data: latency Nr + 1
+(1 stage) or 2·Nr (2 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
+per block on average (the ring takes its blocks in a burst of ``s``).  When the
+output register is full and not taken, the whole ring holds.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+
+from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.sbox import SubBytes
+from .reference import NR
+from .round import final_round, middle_round, sbox_tables
+from .round_keys import RoundKeyMemory
+
+
+def slot_layout(nr: int) -> data.StructLayout:
+    """What travels beside a block: valid, the round being finished, the direction."""
+    return data.StructLayout({"valid": 1, "n": range(nr + 1), "decrypt": 1})
+
+
+class InterleavedAES(wiring.Component):
+    """AES-128/192/256, ``stages`` register stages per round, as many blocks in flight."""
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
+                 stages: int = 2):
+        self.key_bits, self.direction, self.sbox, self.stages = key_bits, direction, sbox, stages
+        self.encrypt = direction in ("encrypt", "both")
+        self.decrypt = direction in ("decrypt", "both")
+        self.nr = nr = NR[key_bits]
+        latency = nr + 1 if stages == 1 else stages * nr
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="aes", arch="interleaved",
+            params={"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages},
+            block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
+            directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
+            latency=latency,
+            cycles_per_block=nr,                 # s blocks per s*Nr clocks
+            cycles_per_block_feedback=latency,   # one block at a time
+            blocks_in_flight=stages,
+            key_setup_cycles=2 * nr + 2,         # the memory is filled, then blocks may enter
+            parts={"round_keys": "key_schedule", "sub_bytes": "datapath"},
+        )))
+
+    def elaborate(self, platform):
+        m = Module()
+        nr, dirs = self.nr, (self.encrypt, self.decrypt)
+        m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, self.sbox)
+        m.submodules.sub_bytes = sboxes = SubBytes(16, sbox_tables(*dirs), self.sbox, latency=1)
+        block, flag, _ = payload_parts(self)
+        new_decrypt = Const(int(self.decrypt)) if flag is None else flag
+
+        slot0 = Signal(slot_layout(nr))                        # beside R0 (the S-box output)
+        finishing = slot0.valid & (slot0.n == nr)
+        advance = ~(finishing & self.block_out.valid & ~self.block_out.ready)
+        rk = keys.read_data[0]
+        x_loop = Signal(128)
+        loop = Signal(slot_layout(nr))                         # the slot arriving at stage A
+        middle = middle_round(m, sboxes.y, rk, slot0.decrypt, *dirs)
+        back = Signal(slot_layout(nr))
+        m.d.comb += [back.valid.eq(slot0.valid & ~finishing), back.n.eq(slot0.n + 1),
+                     back.decrypt.eq(slot0.decrypt)]
+        if self.stages == 1:
+            m.d.comb += [x_loop.eq(middle), loop.eq(back)]
+        else:
+            with m.If(advance):
+                m.d.sync += [x_loop.eq(middle), loop.eq(back)]
+
+        in_flight = Signal(range(self.stages + 2))
+        start = self.block_in.valid & self.block_in.ready
+        first = Mux(new_decrypt, keys.first_dec, keys.first_enc)
+        entering = Signal(slot_layout(nr))
+        m.d.comb += [
+            self.key.ready.eq((in_flight == 0) & ~keys.busy),
+            keys.key.eq(self.key.payload), keys.load.eq(self.key.valid & self.key.ready),
+            self.block_in.ready.eq(keys.ready & ~self.key.valid & advance & ~loop.valid),
+            entering.eq(Mux(loop.valid, loop, Cat(start, Const(1, range(nr + 1)), new_decrypt))),
+            sboxes.x.eq(Mux(loop.valid, x_loop, block ^ first)),
+            sboxes.en.eq(advance),
+            keys.read_addr[0].eq(Mux(entering.decrypt, nr - entering.n, entering.n)),
+            keys.read_en[0].eq(advance),
+            self.busy.eq((in_flight != 0) | keys.busy | self.block_out.valid),
+        ]
+        if self.encrypt and self.decrypt:
+            m.d.comb += sboxes.inverse.eq(entering.decrypt)
+        with m.If(advance):
+            m.d.sync += slot0.eq(entering)
+
+        done = finishing & advance
+        with m.If(self.block_out.valid & self.block_out.ready):
+            m.d.sync += self.block_out.valid.eq(0)
+        with m.If(done):
+            m.d.sync += [self.block_out.valid.eq(1),
+                         self.block_out.payload.eq(final_round(sboxes.y, rk, slot0.decrypt, *dirs))]
+        m.d.sync += in_flight.eq(in_flight + start - done)
+        return m

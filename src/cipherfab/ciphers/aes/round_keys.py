@@ -1,0 +1,75 @@
+"""Offline round keys: the whole key schedule run once per key into a memory (paper 002).
+
+Theory of operation
+-------------------
+On ``load`` the window (:mod:`.key_schedule`: Nk expanded-key words, round key
+``n`` = its first four words) takes the cipher key.  Then, two clocks per
+round key: clock A writes round key ``n`` into the memory and addresses the
+SubWord S-boxes (one registered :class:`~cipherfab.hw.sbox.SubBytes` of four
+lanes, any style); clock B steps the window to ``n + 1`` with the S-box output.
+After round key ``Nr`` is written ``ready`` rises: the memory holds all Nr+1
+round keys (2·Nr+1 clocks after the load, 21 for AES-128: paper 002 fills its
+11×128 RAM in 20).
+
+Readers address the memory one clock ahead (a synchronous read port with an
+enable, so Yosys can map it onto block or distributed RAM, and a stalled reader
+keeps its data).  ``first_enc``/``first_dec`` hold
+round keys 0 and Nr in registers, for the AddRoundKey merged into a block's load.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Const, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.sbox import SboxTables, SubBytes
+from .key_schedule import _Step, first_round_key
+from .reference import NK, NR, SBOX
+
+
+class RoundKeyMemory(wiring.Component):
+    """All round keys of one cipher key, expanded once and read by round index."""
+
+    def __init__(self, key_bits: int, sbox: str, read_ports: int = 1):
+        self.nk, self.nr, self.sbox = NK[key_bits], NR[key_bits], sbox
+        self.read_ports = read_ports
+        super().__init__({
+            "key": In(key_bits), "load": In(1), "ready": Out(1), "busy": Out(1),
+            "first_enc": Out(128), "first_dec": Out(128),
+            "read_addr": In(range(self.nr + 1)).array(read_ports),
+            "read_en": In(1, init=1).array(read_ports),
+            "read_data": Out(128).array(read_ports),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        nr = self.nr
+        step = _Step(self.nk, nr, forward=True)
+        window, n, phase_b = Signal(32 * self.nk), Signal(range(nr + 1)), Signal()
+        busy, have_key = Signal(), Signal()
+        m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
+        m.submodules.memory = memory = Memory(shape=128, depth=nr + 1, init=[])
+        write = memory.write_port()
+        for i in range(self.read_ports):
+            port = memory.read_port(domain="sync", transparent_for=())
+            m.d.comb += [port.addr.eq(self.read_addr[i]), port.en.eq(self.read_en[i]),
+                         self.read_data[i].eq(port.data)]
+
+        rk = first_round_key(window)
+        m.d.comb += [
+            sub_word.x.eq(step(window, n, Const(0, 32))[1]),
+            write.addr.eq(n), write.data.eq(rk), write.en.eq(busy & ~phase_b),
+            self.ready.eq(have_key & ~busy), self.busy.eq(busy),
+        ]
+        with m.If(busy):
+            m.d.sync += phase_b.eq(~phase_b)
+            with m.If(~phase_b & (n == nr)):
+                m.d.sync += [busy.eq(0), self.first_dec.eq(rk)]
+            with m.If(phase_b):
+                m.d.sync += [window.eq(step(window, n, sub_word.y)[0]), n.eq(n + 1)]
+        with m.If(self.load):
+            m.d.sync += [window.eq(self.key), n.eq(0), phase_b.eq(0), busy.eq(1), have_key.eq(1),
+                         self.first_enc.eq(first_round_key(self.key))]
+        return m
