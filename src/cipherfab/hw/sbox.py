@@ -19,16 +19,42 @@ until ``y`` lags ``x`` by exactly ``latency`` clocks:
     whose clocked read port is the first register (``registers = 1``, so
     latency >= 1).  Two lanes share one dual-ported memory (paper 002), so Yosys
     maps each pair onto one block RAM (ECP5 DP16KD); two tables live in the same
-    memory, address bit ``in_bits`` selecting the inverse.
+    memory, address bit ``in_bits`` selecting the inverse;
+``composite``
+    the AES S-box as logic in the composite field GF(((2^2)^2)^2) (logic,
+    ``registers = 0``), after D. Canright, "A Very Compact S-box for AES"
+    (CHES 2005): normal bases at all three levels, the GF(2^8) inversion
+    reduced to one GF(2^4) inversion and three GF(2^4) multiplications with
+    shared operand factors, the basis change merged into the affine maps.  Per
+    lane: ``t = M_in x + c_in``; ``u = t^-1`` in the tower; ``y = M_out u + c_out``.
+    For SubBytes ``M_in = X`` (AES field -> tower) and ``M_out = A X^-1``,
+    ``c_out = 0x63``; for InvSubBytes ``M_in = X A^-1``, ``c_in = X A^-1 0x63``,
+    ``M_out = X^-1``.  With two tables the inversion is shared: both input maps
+    and both output maps are built and the ``inverse`` address bit picks one of
+    each (two 8-bit multiplexers); with one table only its own maps exist.  The
+    field arithmetic, the tower (the cheapest of the 128 normal-basis choices
+    for the tables built) and the circuit, written once over bit lists, live in
+    :mod:`cipherfab.hw.gf`; the S-box tables are computed there from FIPS-197,
+    not imported from cipherfab.ciphers.  The style builds only the AES S-box
+    and its inverse (any one or two of them, in either order): other tables are
+    refused in one line when the unit is made.  Intermediate values are named
+    with signals, so Amaranth's lowering does not copy shared sub-expressions.
+    Area on ECP5 depends on Yosys' wide-LUT mapping: 16 lanes, latency 1, one
+    table take 1071 LUT4 with ``synth_ecp5 -nowidelut`` (``lut``: 4923) but
+    2266 with the default wide-LUT (PFUMX/L6MUX21) mapping (``lut``: 2242); two
+    tables 2568 (``lut``: 4794 with ``-nobram``; without it Yosys turns the
+    registered 512-entry ``lut`` case into 16 block RAMs).  The logic is deeper
+    than a table, so Fmax is lower (16 registered lanes: 132 vs 294 MHz).
 
 Every register, the ROM read port included, advances only while ``en`` is high
 (default 1), so a whole pipeline holds its contents and ``y`` while ``en`` is low.
 With latency 1 the output register *is* the state register of an iterative core,
 which is why one datapath serves every style.
 
-New styles (``composite`` GF((2^4)^2) logic, ``tbox``) are new entries in
-:data:`STYLES`: a :class:`Style` says how many registers it contains and builds
-the lanes; callers only ever name the style.  Checks: tests/hw/test_sbox.py
+New styles (e.g. ``tbox``) are new entries in :data:`STYLES`: a :class:`Style`
+says how many registers it contains, which tables it can build
+(:meth:`Style.check`, called by :class:`SubBytes` before anything is built) and
+builds the lanes; callers only ever name the style.  Checks: tests/hw/test_sbox.py
 simulates every input of every style and latency; :mod:`cipherfab.hw.sbox_equiv`
 proves each style's synthesized netlist equal to its table.
 """
@@ -38,12 +64,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from amaranth.hdl import Cat, Const, Module, Signal, Value
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..errors import CipherfabError
+from . import gf
 
 
 @dataclass(frozen=True)
@@ -90,6 +117,9 @@ class Style:
 
     registers = 0
 
+    def check(self, name: str, tables: SboxTables) -> None:
+        """Raise a one-line :class:`CipherfabError` if this style cannot build ``tables``."""
+
     def build(self, m: Module, tables: SboxTables, addresses: list[Value], en: Value) -> list[Value]:
         """The lanes' outputs for ``addresses`` (``Cat(x_lane, inverse)`` with two tables)."""
         raise NotImplementedError
@@ -128,8 +158,47 @@ class RomStyle(Style):
         return outs
 
 
+class CompositeStyle(Style):
+    """The AES S-box and/or its inverse as GF((2^4)^2) logic (Canright's normal-basis circuit)."""
+
+    @staticmethod
+    def _kinds(tables: SboxTables) -> list[str] | None:
+        """"forward"/"inverse" (AES S-box or its inverse) per table, or None if one is neither."""
+        known = {gf.aes_sbox(): "forward", gf.aes_inv_sbox(): "inverse"}
+        if (tables.in_bits, tables.out_bits) != (8, 8):
+            return None
+        kinds = [known.get(t) for t in (tables.forward, tables.inverse) if t is not None]
+        return None if None in kinds else kinds
+
+    def check(self, name, tables):
+        if self._kinds(tables) is None:
+            raise CipherfabError(f"S-box style {name!r} builds only the AES S-box and its inverse "
+                                 f"(8-bit tables equal to FIPS-197 SubBytes/InvSubBytes)")
+
+    def build(self, m, tables, addresses, en):
+        kinds = self._kinds(tables)
+        tower = gf.best_tower(tuple(sorted(set(kinds))))
+        maps = [tower.maps(k) for k in kinds]
+        outs = []
+        for lane, address in enumerate(addresses):
+            def keep(bits, name, lane=lane):
+                s = Signal(len(bits), name=f"c{lane}_{name}")
+                m.d.comb += s.eq(Cat(*bits))
+                return [s[i] for i in range(len(bits))]
+
+            x = [address[i] for i in range(8)]
+            ins = [Cat(*gf.linear(rows, x, const)) for rows, const, _, _ in maps]
+            t = keep(list(Mux(address[8], ins[1], ins[0])) if len(ins) == 2 else list(ins[0]), "in")
+            u = gf.inverse_circuit(tower, t, keep, "inv")
+            ys = [Cat(*gf.linear(rows, u, const)) for _, _, rows, const in maps]
+            value = Signal(8, name=f"s{lane}")
+            m.d.comb += value.eq(Mux(address[8], ys[1], ys[0]) if len(ys) == 2 else ys[0])
+            outs.append(value)
+        return outs
+
+
 #: The S-box styles by name: the only list of them in cipherfab.
-STYLES: dict[str, Style] = {"lut": LutStyle(), "rom": RomStyle()}
+STYLES: dict[str, Style] = {"lut": LutStyle(), "rom": RomStyle(), "composite": CompositeStyle()}
 
 
 def check_style(style: str) -> str:
@@ -164,7 +233,8 @@ class SubBytes(wiring.Component):
             raise CipherfabError(f"S-box tables must be an SboxTables, not {type(tables).__name__}")
         if lanes < 1:
             raise CipherfabError(f"an S-box unit needs at least one lane (got {lanes})")
-        need = STYLES[check_style(style)].registers
+        STYLES[check_style(style)].check(style, tables)
+        need = STYLES[style].registers
         if latency < need:
             raise CipherfabError(f"S-box style {style!r} needs latency >= {need} "
                                  f"(its own registers), got {latency}")
