@@ -22,7 +22,8 @@ def test_aes_declaration_and_defaults():
                            "direction": "encrypt", "sbox": "lut"}
     assert p.top == "aes_iterative_128_encrypt_lut"
     assert resolve("aes", direction="both", sbox="rom").top == "aes_iterative_128_both_rom"
-    assert len(all_points("aes")) == 18
+    # iterative 3x3x3 + interleaved 3x3x3x2 + pipeline 3x3x2 + unrolled (4+6+4 k values)x2 + column 3
+    assert len(all_points("aes")) == 27 + 54 + 18 + 28 + 3
 
 
 @pytest.mark.parametrize("given, needle", [
@@ -93,7 +94,7 @@ def test_wrong_declaration_is_caught(toy_registry, monkeypatch):
     monkeypatch.setattr(hw, "_info", lambda *a, **k: real(*a[:4], a[4] - 1, **k))
     problems = check_timing(HardwareEngine(resolve("toyxor", "pipe", stages=3)))
     assert any("latency [3], declared 2" in p for p in problems), problems
-    assert any("cycles per block [3], declared 2" in p for p in problems), problems
+    assert any("feedback: cycles per block 3, declared 2" in p for p in problems), problems
 
 
 def test_key_specific_core_refuses_other_keys(toy_registry):

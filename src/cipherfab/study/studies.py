@@ -157,26 +157,77 @@ def _aes128(arch: str, **axes) -> list[dict]:
     return grid(cipher="aes", arch=arch, key_bits=128, direction="encrypt", **axes)
 
 
+def _pick(arch: str, **params) -> dict:
+    return {"arch": arch, **params}
+
+
 AES_SPACE = Study(
     name="aes-space",
-    title="The AES-128 encryption design space: iterative, k rounds per clock, full pipeline",
-    description=("AES-128 encryption across architectures: the iterative core (logic or block-RAM "
-                 "S-boxes), k rounds per clock in logic (paper 003 Unrolled-k, k = 1, 2, 5, 10) and "
-                 "the key-agile full pipeline (paper 001 Fig. 7) with 1 or 2 registers per round, "
-                 "two placer seeds each."),
-    points=(_aes128("iterative", sbox=["lut", "rom"])
+    title="The AES-128 encryption design space: column, iterative, interleaved, k rounds per clock, "
+          "full pipeline",
+    description=("AES-128 encryption across architectures: the compact 32-bit column core, the "
+                 "iterative core (logic tables, composite-field logic or block-RAM S-boxes), the "
+                 "2-stage interleaved round with offline round keys (paper 002), k rounds per clock "
+                 "in logic (paper 003 Unrolled-k, k = 1, 2, 5, 10) and the key-agile full pipeline "
+                 "(paper 001 Fig. 7) with 1 or 2 registers per round, two placer seeds each."),
+    points=(_aes128("column", sbox=["rom", "lut", "composite"])
+            + _aes128("iterative", sbox=["lut", "rom", "composite"])
+            + _aes128("interleaved", sbox=["lut", "rom"], stages=[1, 2])
             + _aes128("unrolled", sbox="lut", rounds_per_clock=[1, 2, 5, 10])
             + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])),
     seeds=(1, 2),
     device="ecp5-85k",
-    budget_minutes=150,
+    x_param="rounds_per_clock",
+    budget_minutes=75,
     published=[
         Published("003", "Table 7.1", why="iterative, unrolled and pipelined AES-128 cores"),
         Published("001", "Table 4", why="LUT-based sequential and pipelined cores (Virtex1000)"),
         Published("001", "Table 6", why="RAM-based cores, 4/3/2-cycle rounds (Virtex3200E)"),
         Published("001", "Table 7", why="RAM-based comparisons"),
         Published("002", "Table 1", why="frequency and throughput of AES-128 cores"),
+        Published("002", "Table 2", why="block RAMs and slices of AES-128 cores"),
         Published("002", "Table 3", why="area, memory and efficiency of AES-128 cores"),
+    ],
+    ratios=[
+        Ratio(f"unrolled k={k} / k=1: Mbit/s per LUT4 (paper 003: k=1 is the most efficient)",
+              "performance.mbps_per_lut4", _pick("unrolled", rounds_per_clock=k),
+              _pick("unrolled", rounds_per_clock=1))
+        for k in (2, 5, 10)
+    ] + [
+        Ratio("interleaved 2 stages / 1 stage: throughput ECB (paper 002: the 2-stage round "
+              "doubles throughput)", "performance.throughput_ecb_mbps",
+              _pick("interleaved", sbox=sbox, stages=2), _pick("interleaved", sbox=sbox, stages=1),
+              note=f"{sbox} S-boxes")
+        for sbox in ("lut", "rom")
+    ] + [
+        Ratio("interleaved 2 stages / 1 stage: LUT4 (paper 002: at little extra logic)", "area.lut4",
+              _pick("interleaved", sbox=sbox, stages=2), _pick("interleaved", sbox=sbox, stages=1),
+              note=f"{sbox} S-boxes")
+        for sbox in ("lut", "rom")
+    ] + [
+        Ratio("interleaved 2 stages / iterative: throughput ECB", "performance.throughput_ecb_mbps",
+              _pick("interleaved", sbox=sbox, stages=2), _pick("iterative", sbox=sbox),
+              note=f"{sbox} S-boxes; the iterative core computes round keys on the fly")
+        for sbox in ("lut", "rom")
+    ] + [
+        Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: Fmax (paper 001: 3-cycle / "
+              "2-cycle RAM-based round)", "timing.fmax_mhz",
+              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1),
+              "001", "Table 6", 1, 2, "fmax_mhz"),
+        Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: FF (paper 001: 3-cycle / "
+              "2-cycle RAM-based round)", "area.ff",
+              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1),
+              "001", "Table 6", 1, 2, "ff"),
+        Ratio("pipeline 2 / 1 registers per round, logic S-boxes: Mbit/s per LUT4",
+              "performance.mbps_per_lut4",
+              _pick("pipeline", sbox="lut", stages=2), _pick("pipeline", sbox="lut", stages=1)),
+        Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: Mbit/s per LUT4",
+              "performance.mbps_per_lut4",
+              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1)),
+        Ratio("composite / lut S-boxes, iterative: LUT4", "area.lut4",
+              _pick("iterative", sbox="composite"), _pick("iterative", sbox="lut")),
+        Ratio("column / iterative, block-RAM S-boxes: LUT4", "area.lut4",
+              _pick("column", sbox="rom"), _pick("iterative", sbox="rom")),
     ],
 )
 

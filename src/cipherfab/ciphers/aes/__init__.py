@@ -1,13 +1,15 @@
 """AES (FIPS-197): the registry entry declaring its architectures and parameters."""
 
 from ...registry import Architecture, Cipher, Param, Rule
+from .compact import COLUMN
 from .reference import NR
 
 KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
 DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
                   "encrypt, decrypt, or both (a decrypt flag with every block)")
-SBOX = Param("sbox", ("lut", "rom"), "lut",
-             "S-box style: lut (logic) or rom (synchronous ROM in block RAM, 2 S-boxes per RAM)")
+SBOX = Param("sbox", ("lut", "rom", "composite"), "lut",
+             "S-box style: lut (logic tables), rom (synchronous ROM in block RAM, 2 S-boxes per "
+             "RAM) or composite (GF(((2^2)^2)^2) logic after Canright, smallest in LUT4s)")
 
 ITERATIVE = Architecture(
     name="iterative",
@@ -19,6 +21,7 @@ ITERATIVE = Architecture(
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom"},
         {"key_bits": 256, "direction": "both", "sbox": "rom"},
         {"key_bits": 128, "direction": "both", "sbox": "lut"},
+        {"key_bits": 192, "direction": "both", "sbox": "composite"},
     ),
     paper="003 (Fig. 4.1), 000",
 )
@@ -45,7 +48,8 @@ UNROLLED = Architecture(
     summary="k rounds per clock in logic, key schedule on the fly beside them (paper 003 Unrolled-k)",
     core="cipherfab.ciphers.aes.unrolled:UnrolledAES",
     params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt", "encrypt"),
-            Param("sbox", ("lut",), "lut", "S-box style: logic only (no register may sit inside a round)"),
+            Param("sbox", ("lut", "composite"), "lut",
+                  "S-box style: lut or composite, logic only (no register may sit inside a round)"),
             Param("rounds_per_clock", (1, 2, 3, 4, 5, 6, 7, 10, 12, 14), 2,
                   "rounds computed per clock (must divide Nr: 10, 12 or 14)")),
     rules=(Rule("--rounds-per-clock must divide the number of rounds (AES-128: 1, 2, 5, 10; "
@@ -54,7 +58,7 @@ UNROLLED = Architecture(
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 5},
         {"key_bits": 192, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 2},
-        {"key_bits": 256, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 1},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "composite", "rounds_per_clock": 1},
     ),
     paper="003 (Unrolled-k, Table 7.1)",
 )
@@ -83,7 +87,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED),
+    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )

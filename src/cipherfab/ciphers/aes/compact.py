@@ -277,8 +277,9 @@ COLUMN = Architecture(
     params=(
         Param("key_bits", (128,), 128, "key size in bits"),
         Param("direction", ("encrypt",), "encrypt", "encrypt only"),
-        Param("sbox", ("rom", "lut"), "rom",
-              "S-box style: rom (synchronous ROM in block RAM, 2 S-boxes per RAM) or lut (logic)"),
+        Param("sbox", ("rom", "lut", "composite"), "rom",
+              "S-box style: rom (synchronous ROM in block RAM, 2 S-boxes per RAM), lut (logic "
+              "tables) or composite (GF(((2^2)^2)^2) logic)"),
     ),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},
