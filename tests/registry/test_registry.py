@@ -103,3 +103,12 @@ def test_key_specific_core_refuses_other_keys(toy_registry):
     assert e.run([(bytes.fromhex("0011223344556677"), False, [bytes(8)])]) == [[bytes.fromhex("0011223344556677")]]
     with pytest.raises(CipherfabError, match="built for key 0011223344556677"):
         e.run([(bytes(8), False, [bytes(8)])])
+
+
+def test_verify_all_in_worker_processes_keeps_point_order(toy_registry, capsys):
+    points = [p.top for p in all_points("toyxor") if p.arch == "pipe"]
+    assert main(["verify", "toyxor", "--all", "--arch", "pipe", "-j", "2", "--random", "200"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1].rstrip(":") for line in lines[:-1]] == points
+    assert all(line.startswith("ok") for line in lines[:-1])
+    assert lines[-1].startswith(f"{len(points)} passed, 0 failed")

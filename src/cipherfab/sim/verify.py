@@ -88,7 +88,17 @@ def register(subparsers) -> None:
                    help="random blocks per core (default 2000)")
     p.add_argument("--seed", type=int, default=1, help="seed for data and backpressure (default 1)")
     p.add_argument("--vectors-dir", metavar="DIR", help="folder of the KAT files (default: tests/vectors)")
+    p.add_argument("-j", "--jobs", type=count, default=1, metavar="N",
+                   help="cores checked at once in worker processes (default 1); lines keep the "
+                        "order of the points")
     p.set_defaults(func=run)
+
+
+def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int) -> tuple[bool, str]:
+    try:
+        return verify_point(params, root, random_blocks, seed)
+    except CipherfabError as e:
+        return False, f"FAIL {params.top}: {e}"
 
 
 def run(args) -> int:
@@ -105,13 +115,21 @@ def run(args) -> int:
         raise CipherfabError("nothing to verify: give CIPHER (and its options) or --all")
     failed = 0
     t0 = time.perf_counter()
-    for params in points:
-        try:
-            ok, line = verify_point(params, root, args.random, args.seed)
-        except CipherfabError as e:
-            ok, line = False, f"FAIL {params.top}: {e}"
-        failed += not ok
-        print(line, flush=True)
+    n = len(points)
+    if args.jobs > 1 and n > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(max_workers=min(args.jobs, n))
+        results = pool.map(_verify_one, points, [root] * n, [args.random] * n, [args.seed] * n)
+    else:
+        pool = None
+        results = (_verify_one(p, root, args.random, args.seed) for p in points)
+    try:
+        for ok, line in results:
+            failed += not ok
+            print(line, flush=True)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     print(f"{len(points) - failed} passed, {failed} failed ({len(points)} cores, "
           f"{time.perf_counter() - t0:.0f} s)")
     return 1 if failed else 0
