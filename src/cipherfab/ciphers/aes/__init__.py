@@ -7,21 +7,27 @@ from .reference import NR
 KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
 DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
                   "encrypt, decrypt, or both (a decrypt flag with every block)")
-SBOX = Param("sbox", ("lut", "rom", "composite"), "lut",
+SBOX = Param("sbox", ("lut", "rom", "composite", "tbox"), "lut",
              "S-box style: lut (logic tables), rom (synchronous ROM in block RAM, 2 S-boxes per "
-             "RAM) or composite (GF(((2^2)^2)^2) logic after Canright, smallest in LUT4s)")
+             "RAM), composite (GF(((2^2)^2)^2) logic after Canright, smallest in LUT4s) or tbox "
+             "(SubBytes and MixColumns' products in T-table ROMs, 256x32, 2 per RAM; encrypt only)")
+TBOX_ENCRYPTS = Rule("--sbox tbox encrypts only (decryption would need inverse T-tables and "
+                     "InvMixColumns'd round keys)",
+                     lambda v: v["sbox"] == "tbox" and v["direction"] != "encrypt")
 
 ITERATIVE = Architecture(
     name="iterative",
     summary="one round per clock, key schedule on the fly, initial AddRoundKey merged into the load",
     core="cipherfab.ciphers.aes.iterative:IterativeAES",
     params=(KEY_BITS, DIRECTION, SBOX),
+    rules=(TBOX_ENCRYPTS,),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom"},
         {"key_bits": 256, "direction": "both", "sbox": "rom"},
         {"key_bits": 128, "direction": "both", "sbox": "lut"},
         {"key_bits": 192, "direction": "both", "sbox": "composite"},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "tbox"},
     ),
     paper="003 (Fig. 4.1), 000",
 )
@@ -39,6 +45,7 @@ PIPELINE = Architecture(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 2},
         {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 1},
         {"key_bits": 256, "direction": "encrypt", "sbox": "rom", "stages": 2},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 1},
     ),
     paper="001 (Fig. 7), 003 (fully unrolled)",
 )
@@ -71,10 +78,12 @@ INTERLEAVED = Architecture(
     params=(KEY_BITS, DIRECTION, SBOX,
             Param("stages", (1, 2), 2, "register stages per round = blocks in flight: 1 (S-box "
                                        "output) or 2 (also after MixColumns+AddRoundKey)")),
+    rules=(TBOX_ENCRYPTS,),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 2},
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom", "stages": 1},
         {"key_bits": 256, "direction": "both", "sbox": "lut", "stages": 2},
+        {"key_bits": 192, "direction": "encrypt", "sbox": "tbox", "stages": 2},
     ),
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )

@@ -32,9 +32,8 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
-from ...hw.sbox import SubBytes
 from .reference import NR
-from .round import final_round, middle_round, sbox_tables
+from .round import final_round, key_sbox, middle_round, sub_bytes_unit
 from .round_keys import RoundKeyMemory
 
 
@@ -69,8 +68,8 @@ class InterleavedAES(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         nr, dirs = self.nr, (self.encrypt, self.decrypt)
-        m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, self.sbox)
-        m.submodules.sub_bytes = sboxes = SubBytes(16, sbox_tables(*dirs), self.sbox, latency=1)
+        m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, key_sbox(self.sbox))
+        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs)
         block, flag, _ = payload_parts(self)
         new_decrypt = Const(int(self.decrypt)) if flag is None else flag
 

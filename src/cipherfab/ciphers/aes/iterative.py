@@ -27,11 +27,10 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ...hw.sbox import SubBytes
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .key_schedule import KeySchedule
 from .reference import NR
-from .round import final_round, middle_round, sbox_tables
+from .round import final_round, key_sbox, middle_round, sub_bytes_unit
 
 
 class RoundDatapath(wiring.Component):
@@ -48,8 +47,7 @@ class RoundDatapath(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         both = self.encrypt and self.decrypt
-        tables = sbox_tables(self.encrypt, self.decrypt)
-        m.submodules.sub_bytes = sboxes = SubBytes(16, tables, self.sbox, latency=1)
+        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, self.encrypt, self.decrypt)
         state, rk, dirs = sboxes.y, self.round_key, (self.decrypting, self.encrypt, self.decrypt)
         middle = middle_round(m, state, rk, *dirs)
         final = final_round(state, rk, *dirs)
@@ -91,7 +89,7 @@ class IterativeAES(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt, self.sbox)
+        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt, key_sbox(self.sbox))
         m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox)
 
         in_flight = Signal()

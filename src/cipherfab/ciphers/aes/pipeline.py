@@ -37,7 +37,7 @@ from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
 from .key_schedule import _Step, first_round_key
 from .reference import NK, NR, SBOX
-from .round import mix_columns, shift_rows
+from .round import final_round, key_sbox, middle_round, sub_bytes_unit
 
 
 class KeyStep(wiring.Component):
@@ -69,10 +69,11 @@ class DataRound(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.sub_bytes = sub_bytes = SubBytes(16, SboxTables(SBOX), self.sbox, latency=1)
+        m.submodules.sub_bytes = sub_bytes = sub_bytes_unit(self.sbox)
         m.d.comb += sub_bytes.x.eq(self.x)
-        y = shift_rows(sub_bytes.y)
-        m.d.comb += self.x_next.eq((y if self.last else mix_columns(m, y)) ^ self.rk)
+        dirs = (None, True, False)
+        m.d.comb += self.x_next.eq(final_round(sub_bytes.y, self.rk, *dirs) if self.last
+                                   else middle_round(m, sub_bytes.y, self.rk, *dirs))
         return m
 
 
@@ -115,7 +116,7 @@ class PipelinedAES(wiring.Component):
         x, w, valid = Signal(128), Signal(32 * NK[self.key_bits]), Signal()
         m.d.sync += [x.eq(block ^ first_round_key(key)), w.eq(key), valid.eq(take)]
         for r in range(1, nr + 1):
-            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, self.sbox)
+            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
             m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox)
             valid_next = Signal(name=f"valid{r}")
             m.d.comb += [key_step.w.eq(w), data_round.x.eq(x),

@@ -3,7 +3,18 @@
 Values are big-endian byte strings: byte 0 of a block (state row 0, column 0) is
 bits 127:120, so a block reads like its hex string.  The state is column-major:
 byte ``i`` is row ``i % 4`` of column ``i // 4``.  SubBytes is not here: it is a
-registered :class:`~cipherfab.hw.sbox.SubBytes` owned by whoever needs it.
+registered :class:`~cipherfab.hw.sbox.SubBytes` owned by whoever needs it
+(:func:`sub_bytes_unit` makes the one a datapath needs).
+
+The ``tbox`` style (paper 000's round as a look-up table, the T-tables of the
+Rijndael proposal) looks up ``T0[x] = ({02}s, s, s, {03}s)``, ``s = S[x]``, for each
+of the 16 bytes in block-RAM ROMs (two look-ups per RAM, 256 x 32 bits): SubBytes and
+the multiplications of MixColumns in one table.  Column ``c`` of the next round input
+is then ``T0[x(0,c)] ^ ROR8 T0[x(1,c+1)] ^ ROR16 T0[x(2,c+2)] ^ ROR24 T0[x(3,c+3)] ^ rk``
+(ShiftRows by which look-up is read, the rotations by wiring); the last round reads
+``s`` from byte 1 of each entry.  The round functions below take either kind of
+SubBytes output: 128 bits of S-box values or 512 bits of T0 values.  Encryption only
+(decryption would need the inverse tables and InvMixColumns'd round keys).
 """
 
 from __future__ import annotations
@@ -106,6 +117,50 @@ def sbox_tables(encrypt: bool, decrypt: bool):
     return SboxTables(INV_SBOX if decrypt else SBOX)
 
 
+TBOX = "tbox"
+
+
+def t_table() -> tuple[int, ...]:
+    """T0: for each x, the bytes ({02}S[x], S[x], S[x], {03}S[x]), row 0 most significant."""
+    from .reference import SBOX
+    def x2(b):
+        return ((b << 1) ^ (0x11B if b & 0x80 else 0)) & 0xFF
+    return tuple((x2(v) << 24) | (v << 16) | (v << 8) | (x2(v) ^ v) for v in SBOX)
+
+
+def sub_bytes_unit(sbox: str, encrypt: bool = True, decrypt: bool = False, lanes: int = 16,
+                   latency: int = 1):
+    """The SubBytes unit of a datapath: S-box tables in style ``sbox``, or T0 in ROM (tbox)."""
+    from ...hw.sbox import SboxTables, SubBytes
+    if sbox == TBOX:
+        return SubBytes(lanes, SboxTables(t_table(), out_bits=32), "rom", latency)
+    return SubBytes(lanes, sbox_tables(encrypt, decrypt), sbox, latency)
+
+
+def key_sbox(sbox: str) -> str:
+    """The S-box style of a key schedule beside a datapath of style ``sbox`` (tbox: rom)."""
+    return "rom" if sbox == TBOX else sbox
+
+
+def _is_t(state: Value) -> bool:
+    return len(state) == 512
+
+
+def s_of(state: Value) -> Value:
+    """SubBytes' 128-bit result from either kind of SubBytes output."""
+    return from_bytes([w[16:24] for w in words_of(state)]) if _is_t(state) else state
+
+
+def t_mix(m, t: Value, name: str = "tmix") -> Signal:
+    """MixColumns(ShiftRows(SubBytes(x))) from the 16 T0 look-ups of x."""
+    w = words_of(wire(m, t, f"{name}_in"))
+    cols = []
+    for c in range(4):
+        terms = [w[4 * ((c + r) % 4) + r].rotate_right(8 * r) for r in range(4)]
+        cols.append(terms[0] ^ terms[1] ^ terms[2] ^ terms[3])
+    return wire(m, from_words(cols), f"{name}_out")
+
+
 def _by_direction(decrypting, encrypt: bool, decrypt: bool, enc, dec) -> Value:
     if encrypt and decrypt:
         return Mux(decrypting, dec(), enc())
@@ -116,7 +171,11 @@ def middle_round(m, state: Value, rk: Value, decrypting, encrypt: bool, decrypt:
                  name: str = "mix") -> Value:
     """What follows SubBytes in rounds 1..Nr-1, up to the next SubBytes' input:
     MixColumns(ShiftRows(state)) ^ rk, or InvMixColumns(InvShiftRows(state) ^ rk)
-    (the inverse cipher, with InvShiftRows moved after InvSubBytes)."""
+    (the inverse cipher, with InvShiftRows moved after InvSubBytes).  ``state`` may be
+    T0 look-ups (tbox, encrypt only)."""
+    if _is_t(state):
+        assert encrypt and not decrypt, "tbox rounds encrypt only"
+        return t_mix(m, state, name) ^ rk
     return _by_direction(decrypting, encrypt, decrypt,
                          lambda: mix_columns(m, shift_rows(state), name) ^ rk,
                          lambda: inv_mix_columns(m, inv_shift_rows(state) ^ rk, f"inv_{name}"))
@@ -124,6 +183,7 @@ def middle_round(m, state: Value, rk: Value, decrypting, encrypt: bool, decrypt:
 
 def final_round(state: Value, rk: Value, decrypting, encrypt: bool, decrypt: bool) -> Value:
     """The last round after SubBytes: (Inv)ShiftRows(state) ^ rk."""
+    state = s_of(state)
     return _by_direction(decrypting, encrypt, decrypt,
                          lambda: shift_rows(state), lambda: inv_shift_rows(state)) ^ rk
 
