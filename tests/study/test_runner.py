@@ -164,6 +164,9 @@ def test_run_study_writes_results_reports_and_plots(tmp_path):
     assert "| original | 108. | 449 | 10 | 73.7 | 858." in md  # paper 004 Table 1, as printed
     assert "fake generator refuses" in md and "Failures" in md
     assert "Devices differ" in md
+    assert "Best point per architecture" in md
+    assert "| iterative | most Mbit/s per LUT4 and fastest | aes-iterative-128-encrypt-rom " in md
+    assert "| their_aes (external) | most Mbit/s per LUT4 and fastest |" in md
     assert "Relative findings" in md and "3.96" in md         # 1777 / 449
     html = (folder / "report.html").read_text()
     assert html.count("data:image/png;base64,") == 3

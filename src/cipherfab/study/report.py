@@ -245,6 +245,41 @@ def _main_table(doc: Doc, aggs: list[dict]):
                      "ciphertext."] + _cached_note(aggs))
 
 
+def _class_of(a: dict) -> str:
+    return a["label"] if a.get("external") else (a.get("params") or {}).get("arch", "?")
+
+
+def _best_table(doc: Doc, aggs: list[dict]):
+    """Per architecture (external cores each their own class): the point with the most
+    Mbit/s per LUT4 and, if another, the fastest."""
+    classes: dict[str, list[dict]] = {}
+    for a in aggs:
+        classes.setdefault(_class_of(a), []).append(a)
+    if len(classes) < 2:
+        return
+    rows = []
+    for name, items in classes.items():
+        picks = []
+        for why, path in (("most Mbit/s per LUT4", "performance.mbps_per_lut4"),
+                          ("fastest", "performance.throughput_ecb_mbps")):
+            best = max(items, key=lambda a: median(a, path) or 0)
+            if best in [b for _, b in picks]:
+                picks = [(f"{w} and {why}", b) if b is best else (w, b) for w, b in picks]
+            else:
+                picks.append((why, best))
+        for why, a in picks:
+            thr = median(a, "performance.throughput_ecb_mbps")
+            rows.append([name, why, _label(a), stat_cell(a, "area.lut4", 0, False),
+                         stat_cell(a, "area.ff", 0, False), stat_cell(a, "area.ebr", 0, False),
+                         stat_cell(a, "timing.fmax_mhz", 1, False),
+                         fmt(thr / 1000 if thr is not None else None, 2),
+                         stat_cell(a, "performance.mbps_per_lut4", 3, False)])
+    doc.table(["class", "best by", "design", "LUT4", "FF", "EBR", "Fmax MHz", "Gbit/s ECB",
+               "Mbit/s per LUT4"], rows,
+              caption="Best point per architecture (medians over seeds)",
+              align=["l", "l", "l", "r", "r", "r", "r", "r", "r"])
+
+
 def _timing_table(doc: Doc, aggs: list[dict]):
     rows = [[_label(a), stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
              stat_cell(a, "timing.wiring_ratio", 3)] for a in aggs]
@@ -540,6 +575,7 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
     aggs = _ok_aggs(results)
     doc.h(2, "Our results")
     if aggs:
+        _best_table(doc, aggs)
         _main_table(doc, aggs)
     else:
         doc.p("**No build succeeded**; see the failures below.")
