@@ -38,14 +38,18 @@ KEY_MODES = {"none": 0, "stream": 1, "per_block": 2}  # the declared key interfa
 VERILATOR_FLAGS = [
     "--cc", "--build", "--prefix", "Vcore", "--no-timing",
     "--x-assign", "fast", "--x-initial", "unique",
-    "--output-split", "0", "--output-split-cfuncs", "0",  # one C++ file: no precompiled header (its make rule breaks with -shared)
+    # one C++ file (no precompiled header: its make rule breaks with -shared), but functions of
+    # at most ~2000 statements: g++ is superlinear in function size, and one 9 MB eval function
+    # (a pipeline of 160 composite S-boxes) took over 25 minutes at -O1; split, 79 s
+    "--output-split", "0", "--output-split-cfuncs", "2000",
     "-Wno-fatal", "-Wno-lint", "-Wno-style",
 ]
 CXX_FLAGS = [
     "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
     "-std=gnu++17", "-DVL_TIME_CONTEXT", "-DVL_USER_FATAL",
 ]
-OPT = {"OPT_FAST": "-O1", "OPT_SLOW": "-O1", "OPT_GLOBAL": "-O1"}  # -O2 took 60 s on LUT-S-box cores for ~10% speed
+#: -O2 took 60 s on LUT-S-box cores for ~10% speed; the slow (initialisation) code runs once: -O0
+OPT = {"OPT_FAST": "-O1", "OPT_SLOW": "-O0", "OPT_GLOBAL": "-O1"}
 
 
 def verilator_root() -> Path:
