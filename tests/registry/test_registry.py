@@ -22,9 +22,9 @@ def test_aes_declaration_and_defaults():
                            "direction": "encrypt", "sbox": "lut"}
     assert p.top == "aes_iterative_128_encrypt_lut"
     assert resolve("aes", direction="both", sbox="rom").top == "aes_iterative_128_both_rom"
-    # iterative 3x3x3 + 3 tbox, interleaved (3x3x3 + 3 tbox)x2, pipeline 3x4x2,
-    # unrolled (4+6+4 k values)x2, column 3
-    assert len(all_points("aes")) == 30 + 60 + 24 + 28 + 3
+    # iterative 3x3x3 + 3 tbox, interleaved (3x3x3 + 3 tbox)x3 stages, pipeline 3x4x3,
+    # unrolled (4+6+4 k values)x2, column 3, byte 3
+    assert len(all_points("aes")) == 30 + 90 + 36 + 28 + 3 + 3
 
 
 @pytest.mark.parametrize("given, needle", [

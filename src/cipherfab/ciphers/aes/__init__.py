@@ -1,6 +1,7 @@
 """AES (FIPS-197): the registry entry declaring its architectures and parameters."""
 
 from ...registry import Architecture, Cipher, Param, Rule
+from .byte import BYTE
 from .compact import COLUMN
 from .reference import NR
 
@@ -39,13 +40,15 @@ PIPELINE = Architecture(
     core="cipherfab.ciphers.aes.pipeline:PipelinedAES",
     params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt",
                             "encrypt (a key-agile decryptor would need the last round key first)"),
-            SBOX, Param("stages", (1, 2), 1,
-                        "registers per round: 1 (S-box output) or 2 (also after MixColumns+AddRoundKey)")),
+            SBOX, Param("stages", (1, 2, 3), 1,
+                        "registers per round: 1 (S-box output), 2 (also after MixColumns+AddRoundKey) "
+                        "or 3 (also a fabric register after the S-box output)")),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 2},
         {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 1},
         {"key_bits": 256, "direction": "encrypt", "sbox": "rom", "stages": 2},
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 1},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 3},
     ),
     paper="001 (Fig. 7), 003 (fully unrolled)",
 )
@@ -72,18 +75,20 @@ UNROLLED = Architecture(
 
 INTERLEAVED = Architecture(
     name="interleaved",
-    summary="the round cut into 1 or 2 register stages with as many blocks in flight, round keys "
+    summary="the round cut into 1, 2 or 3 register stages with as many blocks in flight, round keys "
             "expanded once into a memory (paper 002)",
     core="cipherfab.ciphers.aes.interleaved:InterleavedAES",
     params=(KEY_BITS, DIRECTION, SBOX,
-            Param("stages", (1, 2), 2, "register stages per round = blocks in flight: 1 (S-box "
-                                       "output) or 2 (also after MixColumns+AddRoundKey)")),
+            Param("stages", (1, 2, 3), 2, "register stages per round = blocks in flight: 1 (S-box "
+                                          "output), 2 (also after MixColumns+AddRoundKey) or 3 "
+                                          "(also a fabric register after the S-box output)")),
     rules=(TBOX_ENCRYPTS,),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 2},
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom", "stages": 1},
         {"key_bits": 256, "direction": "both", "sbox": "lut", "stages": 2},
         {"key_bits": 192, "direction": "encrypt", "sbox": "tbox", "stages": 2},
+        {"key_bits": 128, "direction": "both", "sbox": "rom", "stages": 3},
     ),
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )
@@ -96,7 +101,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN),
+    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
 )

@@ -4,24 +4,27 @@ Theory of operation
 -------------------
 The round is cut into ``stages`` register stages that form a ring::
 
-    stage A: x = load ? block ^ rk(first) : x_loop  --SubBytes (registered)--> R0
+    stage A: x = load ? block ^ rk(first) : x_loop  --SubBytes (L registers)--> R0
     stage B: R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> x_loop   (stages = 1)
-             R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> R1 = x_loop (stages = 2)
+             R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> R1 = x_loop (stages = 2, 3)
+
+L = 1, or 2 with 3 stages (a fabric register after the S-box output: with ``rom``
+the block-RAM output register, then one in the logic).
 
 Each register carries a slot: valid, the round it is in, and its direction.
 A block enters stage A when the slot arriving there is free, and leaves from
 stage B after round Nr (no MixColumns) into the output register, freeing its
-slot.  With two stages two independent blocks share the round logic, one in
+slot.  With s stages s independent blocks share the round logic, one in
 each stage, so it never idles in non-feedback use (paper 002: 2-stage round,
 2 blocks, offline round keys); feedback use cannot interleave.
 
-Round keys come from :class:`~.round_keys.RoundKeyMemory`, addressed at stage A
-with the round the block will finish at stage B (``n`` encrypting,
-``Nr - n`` decrypting), so the synchronous read lands with R0.  A new key waits
+Round keys come from :class:`~.round_keys.RoundKeyMemory`, addressed one register
+before R0 (at stage A when L = 1) with the round the block will finish at stage B
+(``n`` encrypting, ``Nr - n`` decrypting), so the synchronous read lands with R0.  A new key waits
 until no block is in flight and rewrites the memory in 2·Nr+1 clocks.
 
 Timing without output backpressure, whatever the key or data: latency Nr + 1
-(1 stage) or 2·Nr (2 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
+(1 stage) or s·Nr (s = 2, 3 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
 per block on average (the ring takes its blocks in a burst of ``s``).  When the
 output register is full and not taken, the whole ring holds.
 """
@@ -69,10 +72,12 @@ class InterleavedAES(wiring.Component):
         m = Module()
         nr, dirs = self.nr, (self.encrypt, self.decrypt)
         m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, key_sbox(self.sbox))
-        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs)
+        lat = max(1, self.stages - 1)                       # S-box registers (L)
+        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, latency=lat)
         block, flag, _ = payload_parts(self)
         new_decrypt = Const(int(self.decrypt)) if flag is None else flag
 
+        slots = [Signal(slot_layout(nr), name=f"slot_s{i}") for i in range(lat - 1)]
         slot0 = Signal(slot_layout(nr))                        # beside R0 (the S-box output)
         finishing = slot0.valid & (slot0.n == nr)
         advance = ~(finishing & self.block_out.valid & ~self.block_out.ready)
@@ -93,6 +98,7 @@ class InterleavedAES(wiring.Component):
         start = self.block_in.valid & self.block_in.ready
         first = Mux(new_decrypt, keys.first_dec, keys.first_enc)
         entering = Signal(slot_layout(nr))
+        reading = ([entering] + slots)[-1]                     # the slot one register before R0
         m.d.comb += [
             self.key.ready.eq((in_flight == 0) & ~keys.busy),
             keys.key.eq(self.key.payload), keys.load.eq(self.key.valid & self.key.ready),
@@ -100,14 +106,15 @@ class InterleavedAES(wiring.Component):
             entering.eq(Mux(loop.valid, loop, Cat(start, Const(1, range(nr + 1)), new_decrypt))),
             sboxes.x.eq(Mux(loop.valid, x_loop, block ^ first)),
             sboxes.en.eq(advance),
-            keys.read_addr[0].eq(Mux(entering.decrypt, nr - entering.n, entering.n)),
+            keys.read_addr[0].eq(Mux(reading.decrypt, nr - reading.n, reading.n)),
             keys.read_en[0].eq(advance),
             self.busy.eq((in_flight != 0) | keys.busy | self.block_out.valid),
         ]
         if self.encrypt and self.decrypt:
             m.d.comb += sboxes.inverse.eq(entering.decrypt)
-        with m.If(advance):
-            m.d.sync += slot0.eq(entering)
+        with m.If(advance):                                    # slots move with the S-box registers
+            for src, dst in zip([entering, *slots], [*slots, slot0]):
+                m.d.sync += dst.eq(src)
 
         done = finishing & advance
         with m.If(self.block_out.valid & self.block_out.ready):

@@ -3,19 +3,31 @@
 
 Theory of operation
 -------------------
-Each block travels with its own key.  The input register holds ``x0 = block ^ rk0``
-and the key window ``W0`` (the cipher key).  Round ``r`` (1..Nr) is a
-:class:`KeyStep` beside a :class:`DataRound`::
+Each block travels with its own key.  The input register holds ``x0 = block ^ rk0``.
+Round ``r`` (1..Nr) is a :class:`KeyStep` beside a :class:`DataRound`::
 
-    x(r-1) --SubBytes (registered)--> y(r) --ShiftRows, MixColumns, ^rk(r)--> x(r)
-    W(r-1) --SubWord (registered)---> s    --KeyExpansion step with s------> W(r), rk(r) = W(r)[0:4]
-           --register---------------> W(r-1)'
+    x(r-1) --SubBytes (L registers)--> y(r) --ShiftRows, MixColumns, ^rk(r)--> x(r)
+    W(r-1) --SubWord (registered)----> s    --KeyExpansion step with s------> W(r), rk(r) = W(r)[0:4]
+           --register----------------> W(r-1)'
 
-so the key lane has exactly the data lane's registers and round key ``r`` is
-ready in the cycle ``y(r)`` is.  ``stages`` = registers per round: 1 (the
-S-box output register only) or 2 (also a register on ``x(r)`` and ``W(r)``:
-"Mixadd" in its own stage, about two LUT levels per stage).  The last round has
-no MixColumns; its result is written into the output buffer.
+``stages`` = registers per round:
+
+- 1: the S-box output register only (L = 1); ``x(r)`` feeds the next round's
+  S-boxes directly.  The key lane's input register holds ``W0`` (the cipher key)
+  and ``W(r)`` goes straight into the next step, so round key ``r`` is ready in
+  the cycle ``y(r)`` is.
+- 2: also a register on ``x(r)``: "Mixadd" (MixColumns + AddRoundKey) in its own
+  stage (paper 001's 3-cycle round).  L = 1.
+- 3: also a fabric register after the S-box output (L = 2; with ``rom`` the
+  block-RAM output register and then a register in the logic, paper 001's 4-cycle
+  round with a register after the RAM S-box).
+
+With 2 or 3 stages the key lane runs one stage ahead of the data: round 1's SubWord
+is looked up on the input key, and each window ``W(r)`` is registered, then
+delayed by ``stages - 2`` registers, so its round key meets Mixadd from a register
+(the key-expansion XORs are never in the data lane's path).  Every round, key
+and data lanes alike, takes ``stages`` clocks; the last round has no MixColumns
+(its result is written into the output buffer) and one register fewer.
 
 No enable reaches the pipeline registers (they load every clock, which keeps
 clock-enable fan-out off the critical path).  Instead the core gives credits:
@@ -63,13 +75,13 @@ class DataRound(wiring.Component):
     """Round ``r``'s data lane: ``y = SubBytes(x)`` registered, then ``x_next = MixColumns(
     ShiftRows(y)) ^ rk`` (no MixColumns in the last round)."""
 
-    def __init__(self, r: int, key_bits: int, sbox: str):
-        self.last, self.sbox = r == NR[key_bits], sbox
+    def __init__(self, r: int, key_bits: int, sbox: str, latency: int = 1):
+        self.last, self.sbox, self.latency = r == NR[key_bits], sbox, latency
         super().__init__({"x": In(128), "rk": In(128), "x_next": Out(128)})
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.sub_bytes = sub_bytes = sub_bytes_unit(self.sbox)
+        m.submodules.sub_bytes = sub_bytes = sub_bytes_unit(self.sbox, latency=self.latency)
         m.d.comb += sub_bytes.x.eq(self.x)
         dirs = (None, True, False)
         m.d.comb += self.x_next.eq(final_round(sub_bytes.y, self.rk, *dirs) if self.last
@@ -84,7 +96,8 @@ class PipelinedAES(wiring.Component):
                  stages: int = 1):
         self.key_bits, self.sbox, self.stages = key_bits, sbox, stages
         nr = NR[key_bits]
-        self.depth = depth = 1 + nr * stages - (stages - 1)   # input register + rounds' registers
+        # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
+        self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
         self.buffer_depth = depth + 3   # every block from its handshake until it is taken
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="pipeline",
@@ -113,19 +126,24 @@ class PipelinedAES(wiring.Component):
         m.d.sync += held.eq(held + take - give)
 
         # input register, then the rounds; a valid bit travels beside each stage
+        lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
         x, w, valid = Signal(128), Signal(32 * NK[self.key_bits]), Signal()
-        m.d.sync += [x.eq(block ^ first_round_key(key)), w.eq(key), valid.eq(take)]
+        m.d.sync += [x.eq(block ^ first_round_key(key)), *([] if lead else [w.eq(key)]), valid.eq(take)]
+        if lead:
+            w = key
         for r in range(1, nr + 1):
             m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
-            m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox)
-            valid_next = Signal(name=f"valid{r}")
-            m.d.comb += [key_step.w.eq(w), data_round.x.eq(x),
-                         data_round.rk.eq(first_round_key(key_step.w_next))]
-            m.d.sync += valid_next.eq(valid)
-            x, w, valid = data_round.x_next, key_step.w_next, valid_next
-            if self.stages == 2 and r != nr:             # Mixadd in its own stage
-                x, w, valid = _register(m, x, f"x{r}"), _register(m, w, f"w{r}"), \
-                    _register(m, valid, f"valid{r}_mix")
+            m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox,
+                                                              latency=max(1, self.stages - 1))
+            w_in, w = w, key_step.w_next
+            for i in range(self.stages - 1 if lead else 0):
+                w = _register(m, w, f"w{r}_{i}")
+            m.d.comb += [key_step.w.eq(w_in), data_round.x.eq(x), data_round.rk.eq(first_round_key(w))]
+            x = data_round.x_next
+            for i in range(max(1, self.stages - 1)):
+                valid = _register(m, valid, f"valid{r}" + (f"_{i}" if i else ""))
+            if self.stages >= 2 and r != nr:             # Mixadd in its own stage
+                x, valid = _register(m, x, f"x{r}"), _register(m, valid, f"valid{r}_mix")
 
         m.d.comb += [
             buffer.w_data.eq(x), buffer.w_en.eq(valid),
