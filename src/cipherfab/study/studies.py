@@ -163,18 +163,23 @@ def _pick(arch: str, **params) -> dict:
 
 AES_SPACE = Study(
     name="aes-space",
-    title="The AES-128 encryption design space: column, iterative, interleaved, k rounds per clock, "
-          "full pipeline",
-    description=("AES-128 encryption across architectures: the compact 32-bit column core, the "
+    title="The AES-128 encryption design space: byte, column, iterative, interleaved, k rounds per "
+          "clock, full pipeline",
+    description=("AES-128 encryption across architectures: the compact 8-bit byte and 32-bit "
+                 "column cores, the "
                  "iterative core (logic tables, composite-field logic or block-RAM S-boxes), the "
-                 "2-stage interleaved round with offline round keys (paper 002), k rounds per clock "
-                 "in logic (paper 003 Unrolled-k, k = 1, 2, 5, 10) and the key-agile full pipeline "
-                 "(paper 001 Fig. 7) with 1 or 2 registers per round, two placer seeds each."),
-    points=(_aes128("column", sbox=["rom", "lut", "composite"])
+                 "interleaved round with offline round keys (paper 002; 1, 2 or 3 stages and as many "
+                 "blocks in flight), k rounds per clock in logic (paper 003 Unrolled-k, k = 1, 2, 5, "
+                 "10) and the key-agile full pipeline (paper 001 Fig. 7) with 1, 2 or 3 registers "
+                 "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds), two placer seeds each."),
+    points=(_aes128("byte", sbox=["rom", "lut"])
+            + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
             + _aes128("interleaved", sbox=["lut", "rom"], stages=[1, 2])
+            + _aes128("interleaved", sbox="rom", stages=3)
             + _aes128("unrolled", sbox="lut", rounds_per_clock=[1, 2, 5, 10])
-            + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])),
+            + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])
+            + _aes128("pipeline", sbox="rom", stages=3)),
     seeds=(1, 2),
     device="ecp5-85k",
     x_param="rounds_per_clock",
@@ -218,6 +223,23 @@ AES_SPACE = Study(
               "2-cycle RAM-based round)", "area.ff",
               _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1),
               "001", "Table 6", 1, 2, "ff"),
+        Ratio("pipeline 3 / 2 registers per round, block-RAM S-boxes: Fmax (paper 001: 4-cycle / "
+              "3-cycle RAM-based round)", "timing.fmax_mhz",
+              _pick("pipeline", sbox="rom", stages=3), _pick("pipeline", sbox="rom", stages=2),
+              "001", "Table 6", 0, 1, "fmax_mhz"),
+        Ratio("pipeline 3 / 2 registers per round, block-RAM S-boxes: FF (paper 001: 4-cycle / "
+              "3-cycle RAM-based round)", "area.ff",
+              _pick("pipeline", sbox="rom", stages=3), _pick("pipeline", sbox="rom", stages=2),
+              "001", "Table 6", 0, 1, "ff"),
+        Ratio("interleaved 3 / 2 stages, block-RAM S-boxes: Fmax (paper 001: sequential 3-cycle "
+              "round, 4 blocks / 42 cycles, over 2-cycle round, 2 blocks / 21 cycles)",
+              "timing.fmax_mhz",
+              _pick("interleaved", sbox="rom", stages=3), _pick("interleaved", sbox="rom", stages=2),
+              "001", "Table 6", 4, 6, "fmax_mhz"),
+        Ratio("interleaved 3 / 2 stages, block-RAM S-boxes: LUT4 (paper 001: the same rows, LUT)",
+              "area.lut4",
+              _pick("interleaved", sbox="rom", stages=3), _pick("interleaved", sbox="rom", stages=2),
+              "001", "Table 6", 4, 6, "lut"),
         Ratio("pipeline 2 / 1 registers per round, logic S-boxes: Mbit/s per LUT4",
               "performance.mbps_per_lut4",
               _pick("pipeline", sbox="lut", stages=2), _pick("pipeline", sbox="lut", stages=1)),
@@ -228,6 +250,8 @@ AES_SPACE = Study(
               _pick("iterative", sbox="composite"), _pick("iterative", sbox="lut")),
         Ratio("column / iterative, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("column", sbox="rom"), _pick("iterative", sbox="rom")),
+        Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
+              _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
     ],
 )
 
