@@ -67,6 +67,7 @@ UNROLLED = Architecture(
                 lambda v: NR[v["key_bits"]] % v["rounds_per_clock"] != 0),),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 5},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 10},
         {"key_bits": 192, "direction": "encrypt", "sbox": "lut", "rounds_per_clock": 2},
         {"key_bits": 256, "direction": "encrypt", "sbox": "composite", "rounds_per_clock": 1},
     ),

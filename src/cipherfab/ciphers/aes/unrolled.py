@@ -93,7 +93,10 @@ class UnrolledAES(wiring.Component):
         key, have_key = Signal(32 * NK[self.key_bits]), Signal()
         x, w, n, busy = Signal(128), Signal.like(key), Signal(range(nr + 1)), Signal()
         last = busy & (n == nr - k)
-        free = ~busy | (last & ~self.block_out.valid)
+        # the output register can take a result while its current one is being taken: with
+        # k = Nr (one clock per block) a result is written every clock
+        out_free = ~self.block_out.valid | self.block_out.ready
+        free = ~busy | (last & out_free)
         start = self.block_in.valid & self.block_in.ready
         m.d.comb += [
             self.key.ready.eq(~busy),
@@ -107,7 +110,7 @@ class UnrolledAES(wiring.Component):
             m.d.sync += self.block_out.valid.eq(0)
         with m.If(busy & ~last):
             m.d.sync += [x.eq(chain.x_next), w.eq(chain.w_next), n.eq(n + k)]
-        with m.If(last & ~self.block_out.valid):
+        with m.If(last & out_free):
             m.d.sync += [self.block_out.payload.eq(chain.final), self.block_out.valid.eq(1),
                          busy.eq(0)]
         with m.If(start):
