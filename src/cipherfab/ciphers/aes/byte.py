@@ -66,10 +66,10 @@ from amaranth.hdl import Array, Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ...errors import CipherfabError
-from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.info import payload_parts
 from ...hw.sbox import SboxTables, SubBytes
 from ...registry import Architecture, Param
+from .compact import encrypt_128_signature
 from .reference import SBOX
 from .round import bytes_of, from_bytes, xtime
 
@@ -198,22 +198,12 @@ class ByteAES(wiring.Component):
     """
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom"):
-        if key_bits != 128 or direction != "encrypt":
-            self._MustUse__silence = True    # refused, not forgotten
-            raise CipherfabError(f"aes byte: AES-128 encryption only (got {key_bits} bits, {direction})")
         self.sbox = sbox
-        super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="byte",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
-            block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
-            directions=("encrypt",),
+        super().__init__(encrypt_128_signature(
+            self, "byte", key_bits, direction, sbox,
             latency=LATENCY,                    # load, 10 rounds of 20 clocks, the last two writes
             cycles_per_block=CYCLES_PER_BLOCK,  # + 1: the result is taken before the next load
-            cycles_per_block_feedback=CYCLES_PER_BLOCK,
-            blocks_in_flight=1,
-            key_setup_cycles=KEY_SETUP,         # the key copied into RK, its SubWord looked up
-            parts={"key_schedule": "key_schedule", "datapath": "datapath"},
-        )))
+            key_setup=KEY_SETUP))               # the key copied into RK, its SubWord looked up
 
     def elaborate(self, platform):
         m = Module()

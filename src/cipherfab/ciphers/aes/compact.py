@@ -66,6 +66,21 @@ ROW_LENGTH = (4, 7, 6, 5)
 LATENCY, CYCLES_PER_BLOCK, KEY_SETUP = 52, 55, 5
 
 
+def encrypt_128_signature(core, arch: str, key_bits: int, direction: str, sbox: str, *,
+                          latency: int, cycles_per_block: int, key_setup: int) -> CoreSignature:
+    """The declaration of a compact AES-128 encryption core (one block at a time, the same
+    cycles per block in feedback use); other key sizes or directions refused in one line."""
+    if key_bits != 128 or direction != "encrypt":
+        core._MustUse__silence = True    # refused, not forgotten
+        raise CipherfabError(f"aes {arch}: AES-128 encryption only (got {key_bits} bits, {direction})")
+    return CoreSignature(CoreInfo(
+        cipher="aes", arch=arch, params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
+        block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
+        directions=("encrypt",), latency=latency, cycles_per_block=cycles_per_block,
+        cycles_per_block_feedback=cycles_per_block, blocks_in_flight=1,
+        key_setup_cycles=key_setup, parts={"key_schedule": "key_schedule", "datapath": "datapath"}))
+
+
 def rows_of(word):
     """The four bytes of a 32-bit word, row 0 (the most significant byte) first."""
     return [word[24 - 8 * r:32 - 8 * r] for r in range(4)]
@@ -195,22 +210,12 @@ class ColumnAES(wiring.Component):
     """
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom"):
-        if key_bits != 128 or direction != "encrypt":
-            self._MustUse__silence = True    # refused, not forgotten
-            raise CipherfabError(f"aes column: AES-128 encryption only (got {key_bits} bits, {direction})")
         self.sbox = sbox
-        super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="column",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
-            block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
-            directions=("encrypt",),
+        super().__init__(encrypt_128_signature(
+            self, "column", key_bits, direction, sbox,
             latency=LATENCY,                    # handshake, SubWord look-up, 10 rounds of 5 clocks
             cycles_per_block=CYCLES_PER_BLOCK,  # + 3 clocks: the cipher key copied back into K
-            cycles_per_block_feedback=CYCLES_PER_BLOCK,
-            blocks_in_flight=1,
-            key_setup_cycles=KEY_SETUP,         # the key's four words are copied into K
-            parts={"key_schedule": "key_schedule", "datapath": "datapath"},
-        )))
+            key_setup=KEY_SETUP))               # the key's four words are copied into K
 
     def elaborate(self, platform):
         m = Module()
