@@ -215,22 +215,13 @@ AES_SPACE = Study(
               note=f"{sbox} S-boxes; the iterative core computes round keys on the fly")
         for sbox in ("lut", "rom")
     ] + [
-        Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: Fmax (paper 001: 3-cycle / "
-              "2-cycle RAM-based round)", "timing.fmax_mhz",
-              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1),
-              "001", "Table 6", 1, 2, "fmax_mhz"),
-        Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: FF (paper 001: 3-cycle / "
-              "2-cycle RAM-based round)", "area.ff",
-              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1),
-              "001", "Table 6", 1, 2, "ff"),
-        Ratio("pipeline 3 / 2 registers per round, block-RAM S-boxes: Fmax (paper 001: 4-cycle / "
-              "3-cycle RAM-based round)", "timing.fmax_mhz",
-              _pick("pipeline", sbox="rom", stages=3), _pick("pipeline", sbox="rom", stages=2),
-              "001", "Table 6", 0, 1, "fmax_mhz"),
-        Ratio("pipeline 3 / 2 registers per round, block-RAM S-boxes: FF (paper 001: 4-cycle / "
-              "3-cycle RAM-based round)", "area.ff",
-              _pick("pipeline", sbox="rom", stages=3), _pick("pipeline", sbox="rom", stages=2),
-              "001", "Table 6", 0, 1, "ff"),
+        Ratio(f"pipeline {hi} / {lo} registers per round, block-RAM S-boxes: {what} (paper 001: "
+              f"{hi + 1}-cycle / {lo + 1}-cycle RAM-based round)", metric,
+              _pick("pipeline", sbox="rom", stages=hi), _pick("pipeline", sbox="rom", stages=lo),
+              "001", "Table 6", rows[0], rows[1], key)
+        for hi, lo, rows in ((2, 1, (1, 2)), (3, 2, (0, 1)))
+        for what, metric, key in (("Fmax", "timing.fmax_mhz", "fmax_mhz"), ("FF", "area.ff", "ff"))
+    ] + [
         Ratio("interleaved 3 / 2 stages, block-RAM S-boxes: Fmax (paper 001: sequential 3-cycle "
               "round, 4 blocks / 42 cycles, over 2-cycle round, 2 blocks / 21 cycles)",
               "timing.fmax_mhz",
