@@ -92,6 +92,25 @@ def test_inverse_alone_and_tables_swapped(style, latency):
     run_against_model(dut, exhaustive(1, 256, True, seed=6))
 
 
+SPLIT = [("lut", 1), ("lut", 2), ("composite", 1), ("rom", 2)]
+
+
+@pytest.mark.parametrize("style,latency", SPLIT)
+def test_split_every_input(style, latency):
+    # One of the registers inside the substitution: same answers, same latency, en holds.
+    dut = SubBytes(2, SboxTables(SBOX, INV_SBOX), style, latency, split=True)
+    run_against_model(dut, exhaustive(2, 256, True, seed=11))
+    dut = SubBytes(1, SboxTables(INV_SBOX), style, latency, split=True)
+    run_against_model(dut, exhaustive(1, 256, False, seed=12))
+
+
+def test_split_needs_a_register_for_the_cut():
+    with pytest.raises(CipherfabError, match="'rom' split needs latency >= 2"):
+        SubBytes(1, SboxTables(SBOX), "rom", latency=1, split=True)
+    with pytest.raises(CipherfabError, match="'lut' split needs latency >= 1"):
+        SubBytes(1, SboxTables(SBOX), "lut", latency=0, split=True)
+
+
 @pytest.mark.parametrize("style,latency", ANY_TABLE)
 def test_serpent_4bit_table(style, latency):
     tables = SboxTables(SERPENT_S0, SERPENT_S0_INV, in_bits=4, out_bits=4)

@@ -24,6 +24,21 @@ def test_style_equals_aes_forward_and_inverse_tables(style, latency):
     assert message.startswith(f"proved: {style} latency {latency} == table (512 entries)")
 
 
+@pytest.mark.parametrize("style,latency", [("lut", 1), ("composite", 1), ("rom", 2)])
+def test_split_style_equals_the_tables(style, latency):
+    # The register inside the S-box (lut: Shannon halves, composite: after theta, rom: address).
+    ok, message = prove_equivalent(style, AES, latency, split=True)
+    assert ok, message
+    assert message.startswith(f"proved: {style} split latency {latency} == table (512 entries)")
+
+
+def test_split_wrong_entry_fails():
+    gold = list(AES.entries)
+    gold[0x1A7] ^= 0x80
+    ok, message = prove_equivalent("lut", AES, 1, gold=gold, split=True)
+    assert not ok and message.startswith("NOT equivalent: lut split latency 1: x=0xa7 inverse=1")
+
+
 @pytest.mark.parametrize("table", [SBOX, INV_SBOX], ids=["forward", "inverse"])
 def test_rom_one_table_latency_2(table):
     ok, message = prove_equivalent("rom", SboxTables(table), latency=2)

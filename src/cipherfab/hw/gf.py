@@ -311,16 +311,23 @@ class _Circuit:
         de = _expand2(d)
         return self.keep(_mul2(de, _expand2(hi)) + _mul2(de, _expand2(lo)), name)
 
-    def inv8(self, a: list, name: str) -> list:
+    def inv8(self, a: list, name: str, cut=None) -> list:
         lo, hi = a[0:4], a[4:8]
         he, le = self.expand4(hi, name + "_h"), self.expand4(lo, name + "_l")
         s = self.keep(xor(hi, lo), name + "_s")
         theta = self.keep(xor(self.mul4(he, le, name + "_hl"), linear(self.t.square_scale_nu(), s)),
                           name + "_theta")
+        if cut is not None:                  # a register here: theta and the halves it meets again
+            held = cut(lo + hi + theta)
+            lo, hi, theta = held[0:4], held[4:8], held[8:12]
+            he, le = self.expand4(hi, name + "_hc"), self.expand4(lo, name + "_lc")
         d = self.expand4(self.inv4(theta, name + "_d"), name + "_d")
         return self.mul4(d, he, name + "_lo") + self.mul4(d, le, name + "_hi")
 
 
-def inverse_circuit(tower: Tower, bits: list, keep: Keep = _plain, name: str = "inv") -> list:
-    """The tower-field inversion of ``bits`` (8, low bit first) as a circuit (0 -> 0)."""
-    return _Circuit(tower, keep).inv8(bits, name)
+def inverse_circuit(tower: Tower, bits: list, keep: Keep = _plain, name: str = "inv",
+                    cut=None) -> list:
+    """The tower-field inversion of ``bits`` (8, low bit first) as a circuit (0 -> 0).
+    ``cut(bits) -> bits``, if given, registers the 12 bits (low half, high half, theta)
+    in the middle of the circuit."""
+    return _Circuit(tower, keep).inv8(bits, name, cut)

