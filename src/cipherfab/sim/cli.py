@@ -41,7 +41,13 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from .engine import HardwareEngine, random_run
-    engine = HardwareEngine(_core(args), seed=args.seed, in_valid_prob=args.valid_prob,
+    core = _core(args)
+    if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
+        from ..registry import get_cipher
+        from ..vectors import parse_file
+        for name in args.vectors:
+            parse_file(name, block_bytes=get_cipher(args.cipher).block_bits // 8)
+    engine = HardwareEngine(core, seed=args.seed, in_valid_prob=args.valid_prob,
                             out_ready_prob=args.ready_prob)
     if args.vectors:
         from ..vectors import format_report, run_files
