@@ -43,7 +43,7 @@ def header(params: CoreParams, info: CoreInfo) -> str:
     fields += ", block_in_key" if info.key_interface == "per_block" else ""
     lines = [
         f"{params.top}: {params.cipher} {params.arch} core ({params.architecture.summary})",
-        "Parameters: " + ", ".join(f"{k}={v}" for k, v in params.as_dict().items()),
+        "Parameters: " + ", ".join(f"{k}={v}" for k, v in params.as_dict(quiet=True).items()),
         f"Block {bb} bits; key {kb} bits on the port" +
         (f" ({info.key_bits_effective} effective)" if info.key_bits_effective != kb else "") +
         f"; directions: {', '.join(info.directions)}",

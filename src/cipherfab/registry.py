@@ -34,6 +34,9 @@ class Param:
     help: str
     #: for a free-form parameter (choices None): returns what is wrong with a value, or None
     check: Callable[[Any], str | None] | None = None
+    #: leave the default value out of top-module names (an option added to an architecture
+    #: later keeps the names, so the Verilog and every cached build, of its existing points)
+    quiet_default: bool = False
 
     def problem(self, value) -> str | None:
         """Why ``value`` is refused, or None."""
@@ -186,8 +189,12 @@ class CoreParams:
     arch: str
     values: tuple[tuple[str, Any], ...] = field(default=())
 
-    def as_dict(self) -> dict:
-        return {"cipher": self.cipher, "arch": self.arch, **dict(self.values)}
+    def as_dict(self, quiet: bool = False) -> dict:
+        """Cipher, architecture and values; ``quiet`` leaves out quiet defaults (as names do)."""
+        a = self.architecture if quiet else None
+        return {"cipher": self.cipher, "arch": self.arch,
+                **{k: v for k, v in self.values
+                   if not (quiet and a.param(k).quiet_default and v == a.param(k).default)}}
 
     @property
     def architecture(self) -> Architecture:
@@ -197,7 +204,9 @@ class CoreParams:
     def top(self) -> str:
         """Top-module name: ``aes_iterative_128_encrypt_rom``."""
         a = self.architecture
-        return "_".join([self.cipher, self.arch, *(a.param(k).tag(v) for k, v in self.values)])
+        return "_".join([self.cipher, self.arch, *(a.param(k).tag(v) for k, v in self.values
+                                                    if not (a.param(k).quiet_default
+                                                            and v == a.param(k).default))])
 
     @property
     def label(self) -> str:
