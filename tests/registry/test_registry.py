@@ -19,12 +19,20 @@ from cipherfab.registry import all_points, resolve
 def test_aes_declaration_and_defaults():
     p = resolve("aes")
     assert p.as_dict() == {"cipher": "aes", "arch": "iterative", "key_bits": 128,
-                           "direction": "encrypt", "sbox": "lut"}
+                           "direction": "encrypt", "sbox": "lut", "key_add": "load"}
+    assert p.as_dict(quiet=True) == {"cipher": "aes", "arch": "iterative", "key_bits": 128,
+                                     "direction": "encrypt", "sbox": "lut"}
     assert p.top == "aes_iterative_128_encrypt_lut"
     assert resolve("aes", direction="both", sbox="rom").top == "aes_iterative_128_both_rom"
-    # iterative 3x3x3 + 3 tbox, interleaved (3x3x3 + 3 tbox)x3 stages, pipeline 3x4x3,
+    # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages, pipeline 3x4x4x2 keys,
     # unrolled (4+6+4 k values)x2, column 3, byte 3
-    assert len(all_points("aes")) == 30 + 90 + 36 + 28 + 3 + 3
+    assert len(all_points("aes")) == 30 + 21 + 120 + 96 + 28 + 3 + 3
+
+
+def test_an_option_added_later_keeps_the_default_points_names():
+    # --keys came after the key-agile pipeline: its default stays out of top names
+    assert resolve("aes", "pipeline", stages=2).top == "aes_pipeline_128_encrypt_lut_2"
+    assert resolve("aes", "pipeline", keys="fixed").top == "aes_pipeline_128_encrypt_lut_1_fixed"
 
 
 @pytest.mark.parametrize("given, needle", [

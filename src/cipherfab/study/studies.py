@@ -171,7 +171,10 @@ AES_SPACE = Study(
                  "interleaved round with offline round keys (paper 002; 1, 2 or 3 stages and as many "
                  "blocks in flight), k rounds per clock in logic (paper 003 Unrolled-k, k = 1, 2, 5, "
                  "10) and the key-agile full pipeline (paper 001 Fig. 7) with 1, 2 or 3 registers "
-                 "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds), two placer seeds each."),
+                 "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds); then the iterative core "
+                 "with every key addition folded into the round (paper 001's modified sequential "
+                 "core), the interleaved round and the pipeline with a register inside the S-box "
+                 "(4 stages), and the pipeline with fixed round keys; two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -179,7 +182,11 @@ AES_SPACE = Study(
             + _aes128("interleaved", sbox="rom", stages=3)
             + _aes128("unrolled", sbox="lut", rounds_per_clock=[1, 2, 5, 10])
             + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])
-            + _aes128("pipeline", sbox="rom", stages=3)),
+            + _aes128("pipeline", sbox="rom", stages=3)
+            + _aes128("iterative", sbox=["lut", "rom"], key_add="folded")
+            + _aes128("interleaved", sbox="lut", stages=4)
+            + _aes128("pipeline", sbox="lut", stages=4)
+            + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")),
     seeds=(1, 2),
     device="ecp5-85k",
     x_param="rounds_per_clock",
@@ -211,13 +218,14 @@ AES_SPACE = Study(
         for sbox in ("lut", "rom")
     ] + [
         Ratio("interleaved 2 stages / iterative: throughput ECB", "performance.throughput_ecb_mbps",
-              _pick("interleaved", sbox=sbox, stages=2), _pick("iterative", sbox=sbox),
+              _pick("interleaved", sbox=sbox, stages=2), _pick("iterative", sbox=sbox, key_add="load"),
               note=f"{sbox} S-boxes; the iterative core computes round keys on the fly")
         for sbox in ("lut", "rom")
     ] + [
         Ratio(f"pipeline {hi} / {lo} registers per round, block-RAM S-boxes: {what} (paper 001: "
               f"{hi + 1}-cycle / {lo + 1}-cycle RAM-based round)", metric,
-              _pick("pipeline", sbox="rom", stages=hi), _pick("pipeline", sbox="rom", stages=lo),
+              _pick("pipeline", sbox="rom", stages=hi, keys="agile"),
+              _pick("pipeline", sbox="rom", stages=lo, keys="agile"),
               "001", "Table 6", rows[0], rows[1], key)
         for hi, lo, rows in ((2, 1, (1, 2)), (3, 2, (0, 1)))
         for what, metric, key in (("Fmax", "timing.fmax_mhz", "fmax_mhz"), ("FF", "area.ff", "ff"))
@@ -236,11 +244,25 @@ AES_SPACE = Study(
               _pick("pipeline", sbox="lut", stages=2), _pick("pipeline", sbox="lut", stages=1)),
         Ratio("pipeline 2 / 1 registers per round, block-RAM S-boxes: Mbit/s per LUT4",
               "performance.mbps_per_lut4",
-              _pick("pipeline", sbox="rom", stages=2), _pick("pipeline", sbox="rom", stages=1)),
+              _pick("pipeline", sbox="rom", stages=2, keys="agile"),
+              _pick("pipeline", sbox="rom", stages=1)),
         Ratio("composite / lut S-boxes, iterative: LUT4", "area.lut4",
-              _pick("iterative", sbox="composite"), _pick("iterative", sbox="lut")),
+              _pick("iterative", sbox="composite"), _pick("iterative", sbox="lut", key_add="load")),
         Ratio("column / iterative, block-RAM S-boxes: LUT4", "area.lut4",
-              _pick("column", sbox="rom"), _pick("iterative", sbox="rom")),
+              _pick("column", sbox="rom"), _pick("iterative", sbox="rom", key_add="load")),
+        *[Ratio(f"iterative, key additions folded / merged into the load, {sbox} S-boxes: {what}",
+                metric, _pick("iterative", sbox=sbox, key_add="folded"),
+                _pick("iterative", sbox=sbox, key_add="load"),
+                note="folded: one XOR for every round key, Nr + 1 cycles per block")
+          for sbox in ("lut", "rom")
+          for what, metric in (("LUT4", "area.lut4"), ("Mbit/s per LUT4", "performance.mbps_per_lut4"))],
+        *[Ratio(f"{arch} 4 / {lo} stages (a register inside the S-box), logic S-boxes: {what}",
+                metric, _pick(arch, sbox="lut", stages=4), _pick(arch, sbox="lut", stages=lo))
+          for arch, lo in (("interleaved", 2), ("pipeline", 2))
+          for what, metric in (("Fmax", "timing.fmax_mhz"), ("LUT4", "area.lut4"))],
+        Ratio("pipeline, fixed round keys / key-agile, block-RAM S-boxes, 2 stages: LUT4",
+              "area.lut4", _pick("pipeline", sbox="rom", stages=2, keys="fixed"),
+              _pick("pipeline", sbox="rom", stages=2, keys="agile")),
         Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
     ],

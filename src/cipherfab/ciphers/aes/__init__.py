@@ -4,6 +4,7 @@ from ...registry import Architecture, Cipher, Param, Rule
 from .byte import BYTE
 from .compact import COLUMN
 from .reference import NR
+from .round import STAGES, STAGES_HELP
 
 KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
 DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
@@ -20,8 +21,16 @@ ITERATIVE = Architecture(
     name="iterative",
     summary="one round per clock, key schedule on the fly, initial AddRoundKey merged into the load",
     core="cipherfab.ciphers.aes.iterative:IterativeAES",
-    params=(KEY_BITS, DIRECTION, SBOX),
-    rules=(TBOX_ENCRYPTS,),
+    params=(KEY_BITS, DIRECTION, SBOX,
+            Param("key_add", ("load", "folded"), "load",
+                  "load (initial AddRoundKey merged into the load, the final one after the last "
+                  "round; Nr cycles per block) or folded (both in the round's own AddRoundKey, "
+                  "paper 001's modified sequential core; one direction; Nr + 1 cycles per block)",
+                  quiet_default=True)),
+    rules=(TBOX_ENCRYPTS,
+           Rule("--key-add folded builds one direction (encrypt or decrypt): the key schedule "
+                "waits for the next block at that direction's first round key",
+                lambda v: v["key_add"] == "folded" and v["direction"] == "both")),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom"},
@@ -29,8 +38,11 @@ ITERATIVE = Architecture(
         {"key_bits": 128, "direction": "both", "sbox": "lut"},
         {"key_bits": 192, "direction": "both", "sbox": "composite"},
         {"key_bits": 256, "direction": "encrypt", "sbox": "tbox"},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "key_add": "folded"},
+        {"key_bits": 192, "direction": "decrypt", "sbox": "lut", "key_add": "folded"},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "tbox", "key_add": "folded"},
     ),
-    paper="003 (Fig. 4.1), 000",
+    paper="003 (Fig. 4.1), 000, 001 (Fig. 8, folded)",
 )
 
 PIPELINE = Architecture(
@@ -40,15 +52,20 @@ PIPELINE = Architecture(
     core="cipherfab.ciphers.aes.pipeline:PipelinedAES",
     params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt",
                             "encrypt (a key-agile decryptor would need the last round key first)"),
-            SBOX, Param("stages", (1, 2, 3), 1,
-                        "registers per round: 1 (S-box output), 2 (also after MixColumns+AddRoundKey) "
-                        "or 3 (also a fabric register after the S-box output)")),
+            SBOX, Param("stages", STAGES, 1, STAGES_HELP),
+            Param("keys", ("agile", "fixed"), "agile",
+                  "agile (a key with every block, the key schedule pipelined beside the data) or "
+                  "fixed (a key stream; the round keys expanded once per key into registers)",
+                  quiet_default=True)),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 2},
         {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 1},
         {"key_bits": 256, "direction": "encrypt", "sbox": "rom", "stages": 2},
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 1},
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 3},
+        {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 2, "keys": "fixed"},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 4},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 4, "keys": "fixed"},
     ),
     paper="001 (Fig. 7), 003 (fully unrolled)",
 )
@@ -80,9 +97,7 @@ INTERLEAVED = Architecture(
             "expanded once into a memory (paper 002)",
     core="cipherfab.ciphers.aes.interleaved:InterleavedAES",
     params=(KEY_BITS, DIRECTION, SBOX,
-            Param("stages", (1, 2, 3), 2, "register stages per round = blocks in flight: 1 (S-box "
-                                          "output), 2 (also after MixColumns+AddRoundKey) or 3 "
-                                          "(also a fabric register after the S-box output)")),
+            Param("stages", STAGES, 2, "blocks in flight = " + STAGES_HELP)),
     rules=(TBOX_ENCRYPTS,),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 2},
@@ -90,6 +105,8 @@ INTERLEAVED = Architecture(
         {"key_bits": 256, "direction": "both", "sbox": "lut", "stages": 2},
         {"key_bits": 192, "direction": "encrypt", "sbox": "tbox", "stages": 2},
         {"key_bits": 128, "direction": "both", "sbox": "rom", "stages": 3},
+        {"key_bits": 128, "direction": "both", "sbox": "composite", "stages": 4},
+        {"key_bits": 256, "direction": "encrypt", "sbox": "lut", "stages": 4},
     ),
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )

@@ -6,10 +6,11 @@ The round is cut into ``stages`` register stages that form a ring::
 
     stage A: x = load ? block ^ rk(first) : x_loop  --SubBytes (L registers)--> R0
     stage B: R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> x_loop   (stages = 1)
-             R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> R1 = x_loop (stages = 2, 3)
+             R0 --(Inv)ShiftRows, (Inv)MixColumns, ^rk--> R1 = x_loop (stages = 2, 3, 4)
 
 L = 1, or 2 with 3 stages (a fabric register after the S-box output: with ``rom``
-the block-RAM output register, then one in the logic).
+the block-RAM output register, then one in the logic), or 3 with 4 stages (also a
+register inside the S-box, :func:`~.round.sbox_cuts`).
 
 Each register carries a slot: valid, the round it is in, and its direction.
 A block enters stage A when the slot arriving there is free, and leaves from
@@ -24,7 +25,7 @@ before R0 (at stage A when L = 1) with the round the block will finish at stage 
 until no block is in flight and rewrites the memory in 2·Nr+1 clocks.
 
 Timing without output backpressure, whatever the key or data: latency Nr + 1
-(1 stage) or s·Nr (s = 2, 3 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
+(1 stage) or s·Nr (s = 2, 3, 4 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
 per block on average (the ring takes its blocks in a burst of ``s``).  When the
 output register is full and not taken, the whole ring holds.
 """
@@ -36,7 +37,7 @@ from amaranth.lib import data, wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .reference import NR
-from .round import final_round, key_sbox, middle_round, sub_bytes_unit
+from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
 from .round_keys import RoundKeyMemory
 
 
@@ -72,8 +73,9 @@ class InterleavedAES(wiring.Component):
         m = Module()
         nr, dirs = self.nr, (self.encrypt, self.decrypt)
         m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, key_sbox(self.sbox))
-        lat = max(1, self.stages - 1)                       # S-box registers (L)
-        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, latency=lat)
+        cuts = sbox_cuts(self.stages)
+        lat = cuts["latency"]                               # S-box registers (L)
+        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, **cuts)
         block, flag, _ = payload_parts(self)
         new_decrypt = Const(int(self.decrypt)) if flag is None else flag
 

@@ -19,6 +19,15 @@ taken only when no block is in flight (and before any block presented in the sam
 cycle); an encryption may start the cycle after, a decryption Nr + 1 cycles after
 (the forward schedule runs once per key to find the last round keys).  Every count
 is fixed by the parameters: none depends on key or data.
+
+``key_add = "folded"`` (one direction): the initial and final key additions are
+folded into the round's own AddRoundKey (paper 001's modified sequential core).
+One 128-bit XOR adds every round key: the load is ``block ^ rk[first]`` through
+it, the last round is ShiftRows(S) ^ rk[Nr] through it with MixColumns bypassed
+(decrypting: InvMixColumns after the XOR, bypassed in the load and the last
+round).  The key schedule returns to the key after each block
+(:class:`~.key_schedule.KeySchedule`, ``folded``), so the last round no longer
+overlaps the next load: Nr + 1 cycles per block, the same latency and feedback rate.
 """
 
 from __future__ import annotations
@@ -30,14 +39,14 @@ from amaranth.lib.wiring import In, Out
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .key_schedule import KeySchedule
 from .reference import NR
-from .round import final_round, key_sbox, middle_round, sub_bytes_unit
+from .round import final_round, folded_round, key_sbox, middle_round, sub_bytes_unit
 
 
 class RoundDatapath(wiring.Component):
     """The 128-bit round: S-box state register plus the linear layers around it."""
 
-    def __init__(self, encrypt: bool, decrypt: bool, sbox: str):
-        self.encrypt, self.decrypt, self.sbox = encrypt, decrypt, sbox
+    def __init__(self, encrypt: bool, decrypt: bool, sbox: str, folded: bool = False):
+        self.encrypt, self.decrypt, self.sbox, self.folded = encrypt, decrypt, sbox, folded
         super().__init__({
             "block": In(128), "start": In(1), "start_decrypt": In(1),
             "advance": In(1), "decrypting": In(1),
@@ -49,6 +58,11 @@ class RoundDatapath(wiring.Component):
         both = self.encrypt and self.decrypt
         m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, self.encrypt, self.decrypt)
         state, rk, dirs = sboxes.y, self.round_key, (self.decrypting, self.encrypt, self.decrypt)
+        if self.folded:
+            x, result = folded_round(m, state, rk, self.block, self.start, self.advance, self.encrypt)
+            m.d.comb += [sboxes.x.eq(x), sboxes.en.eq(self.start | self.advance),
+                         self.result.eq(result)]
+            return m
         middle = middle_round(m, state, rk, *dirs)
         final = final_round(state, rk, *dirs)
         m.d.comb += [
@@ -69,18 +83,23 @@ class IterativeAES(wiring.Component):
     and checked by the harness.
     """
 
-    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut"):
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut",
+                 key_add: str = "load"):
         self.key_bits, self.direction, self.sbox = key_bits, direction, sbox
         self.encrypt = direction in ("encrypt", "both")
         self.decrypt = direction in ("decrypt", "both")
+        self.folded = folded = key_add == "folded"
         self.nr = nr = NR[key_bits]
+        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox}
+        if folded:                         # the default leaves the other cores' names unchanged
+            params["key_add"] = key_add
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="iterative",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
+            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
             latency=nr + 1,                    # load, Nr rounds; result registered
-            cycles_per_block=nr,               # the last round overlaps the next load
+            cycles_per_block=nr + folded,      # the last round overlaps the next load (not folded)
             cycles_per_block_feedback=nr + 1,  # the next input waits for this output
             blocks_in_flight=1,
             key_setup_cycles=nr + 1 if self.decrypt else 1,  # decryption runs the schedule once
@@ -89,12 +108,13 @@ class IterativeAES(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt, key_sbox(self.sbox))
-        m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox)
+        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt,
+                                                     key_sbox(self.sbox), self.folded)
+        m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox, self.folded)
 
         in_flight = Signal()
         last = in_flight & ks.last
-        free = ~in_flight | (last & ~self.block_out.valid)
+        free = ~in_flight if self.folded else ~in_flight | (last & ~self.block_out.valid)
         start = self.block_in.valid & self.block_in.ready
         block, flag, _ = payload_parts(self)
         start_decrypt = self.decrypt if flag is None else flag

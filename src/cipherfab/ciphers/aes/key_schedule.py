@@ -100,11 +100,18 @@ class KeySchedule(wiring.Component):
     the schedule then steps by itself every cycle, ``round_key`` following, until ``last``
     (the window holds the block's final round key: Nr when encrypting, 0 when decrypting),
     where it waits for the next start.
+
+    ``folded`` (one direction only): after the last round the window goes back to the
+    key (n = 0 encrypting, Nr decrypting), so ``round_key`` is the block's first round
+    key when the next block starts and the start is an ordinary step: the datapath adds
+    every round key with one XOR, and a block takes one cycle more.
     """
 
-    def __init__(self, key_bits: int, encrypt: bool, decrypt: bool, sbox: str):
+    def __init__(self, key_bits: int, encrypt: bool, decrypt: bool, sbox: str, folded: bool = False):
         self.nk, self.nr = NK[key_bits], NR[key_bits]
         self.encrypt, self.decrypt, self.sbox = encrypt, decrypt, sbox
+        self.folded = folded
+        assert not (folded and encrypt and decrypt), "a folded schedule idles in one direction"
         super().__init__({
             "key": In(key_bits), "load": In(1),
             "start": In(1), "start_decrypt": In(1),
@@ -155,6 +162,15 @@ class KeySchedule(wiring.Component):
             m.d.comb += [window_next.eq(fwd_from_window), n_next.eq(n + 1)]
             with m.If(n == nr - 1):
                 m.d.comb += [setup_next.eq(0), dec_key_next.eq(fwd_from_window)]
+        if self.folded:
+            # after a block's last round the window goes back to the key, so round_key is
+            # the first round key when the next block starts (folded key additions)
+            idle_n, end_n = (nr, 0) if self.decrypt else (0, nr)
+            with m.Elif(n == end_n):
+                m.d.comb += [window_next.eq(dec_key if self.decrypt else enc_key), n_next.eq(idle_n)]
+            with m.Elif(mid | self.start):
+                m.d.comb += [window_next.eq(Mux(decrypting, inv_from_window, fwd_from_window)),
+                             n_next.eq(Mux(decrypting, n - 1, n + 1))]
         with m.Elif(self.start):
             if self.encrypt:
                 m.d.comb += [window_next.eq(forward(enc_key, Const(0, n.shape()), lane_f.y)[0]),

@@ -1,5 +1,5 @@
-"""Fully pipelined, key-agile AES encryption: every round unrolled, one block per clock
-(paper 001, Fig. 7: the key schedule pipelined beside the data).
+"""Fully pipelined AES encryption: every round unrolled, one block per clock; key-agile
+(paper 001, Fig. 7: the key schedule pipelined beside the data) or with fixed round keys.
 
 Theory of operation
 -------------------
@@ -21,13 +21,23 @@ Round ``r`` (1..Nr) is a :class:`KeyStep` beside a :class:`DataRound`::
 - 3: also a fabric register after the S-box output (L = 2; with ``rom`` the
   block-RAM output register and then a register in the logic, paper 001's 4-cycle
   round with a register after the RAM S-box).
+- 4: also a register inside the S-box (L = 3, ``split``; see
+  :class:`~cipherfab.hw.sbox.SubBytes`): paper 001's S-box cut so that each part
+  stays within a slice; with ``rom``/``tbox`` it is an address register.
 
-With 2 or 3 stages the key lane runs one stage ahead of the data: round 1's SubWord
+With 2 stages or more the key lane runs one stage ahead of the data: round 1's SubWord
 is looked up on the input key, and each window ``W(r)`` is registered, then
 delayed by ``stages - 2`` registers, so its round key meets Mixadd from a register
 (the key-expansion XORs are never in the data lane's path).  Every round, key
 and data lanes alike, takes ``stages`` clocks; the last round has no MixColumns
 (its result is written into the output buffer) and one register fewer.
+
+``keys = "fixed"`` drops the key lane: a key arrives on the ``key`` stream, is
+expanded once into Nr+1 round-key registers (:class:`~.round_keys.RoundKeyRegisters`,
+2·Nr+1 clocks, two per round key as in paper 002's round-key memory) and every
+round reads its own.  A new key waits until no block is in the pipeline (blocks
+already in the output buffer keep their results) and the first block after it
+may enter 2·Nr+2 clocks after the key handshake.  The data lane is the same.
 
 No enable reaches the pipeline registers (they load every clock, which keeps
 clock-enable fan-out off the critical path).  Instead the core gives credits:
@@ -49,7 +59,10 @@ from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
 from .key_schedule import _Step, first_round_key
 from .reference import NK, NR, SBOX
-from .round import final_round, key_sbox, middle_round, sub_bytes_unit
+from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
+from .round_keys import RoundKeyRegisters
+
+KEYS = ("agile", "fixed")
 
 
 class KeyStep(wiring.Component):
@@ -75,13 +88,14 @@ class DataRound(wiring.Component):
     """Round ``r``'s data lane: ``y = SubBytes(x)`` registered, then ``x_next = MixColumns(
     ShiftRows(y)) ^ rk`` (no MixColumns in the last round)."""
 
-    def __init__(self, r: int, key_bits: int, sbox: str, latency: int = 1):
-        self.last, self.sbox, self.latency = r == NR[key_bits], sbox, latency
+    def __init__(self, r: int, key_bits: int, sbox: str, latency: int = 1, split: bool = False):
+        self.last, self.sbox, self.latency, self.split = r == NR[key_bits], sbox, latency, split
         super().__init__({"x": In(128), "rk": In(128), "x_next": Out(128)})
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.sub_bytes = sub_bytes = sub_bytes_unit(self.sbox, latency=self.latency)
+        m.submodules.sub_bytes = sub_bytes = sub_bytes_unit(self.sbox, latency=self.latency,
+                                                            split=self.split)
         m.d.comb += sub_bytes.x.eq(self.x)
         dirs = (None, True, False)
         m.d.comb += self.x_next.eq(final_round(sub_bytes.y, self.rk, *dirs) if self.last
@@ -90,26 +104,32 @@ class DataRound(wiring.Component):
 
 
 class PipelinedAES(wiring.Component):
-    """AES-128/192/256 encryption, all rounds unrolled and pipelined; a key with every block."""
+    """AES-128/192/256 encryption, all rounds unrolled and pipelined; a key with every block
+    (``keys="agile"``) or round keys expanded once per key into registers (``"fixed"``)."""
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut",
-                 stages: int = 1):
-        self.key_bits, self.sbox, self.stages = key_bits, sbox, stages
+                 stages: int = 1, keys: str = "agile"):
+        self.key_bits, self.sbox, self.stages, self.keys = key_bits, sbox, stages, keys
+        self.agile = agile = keys == "agile"
         nr = NR[key_bits]
+        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages}
+        if not agile:                     # the default leaves the agile cores' names unchanged
+            params["keys"] = keys
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
         self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
         self.buffer_depth = depth + 3   # every block from its handshake until it is taken
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="pipeline",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages},
+            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits,
-            key_interface="per_block", directions=("encrypt",),
+            key_interface="per_block" if agile else "stream", directions=("encrypt",),
             latency=depth + 2,                       # pipeline, then the buffer (write, output register)
             cycles_per_block=1,
             cycles_per_block_feedback=depth + 2,     # the next input offered as this output is taken
             blocks_in_flight=depth,
-            key_setup_cycles=0,
-            parts={"key": "key_schedule", "data": "datapath", "buffer": "buffer"},
+            key_setup_cycles=0 if agile else 2 * nr + 2,   # the registers are filled, then blocks enter
+            parts={"key" if agile else "round_keys": "key_schedule", "data": "datapath",
+                   "buffer": "buffer"},
         )))
 
     def elaborate(self, platform):
@@ -122,23 +142,23 @@ class PipelinedAES(wiring.Component):
         held = Signal(range(self.buffer_depth + 1))
         take = self.block_in.valid & self.block_in.ready
         give = self.block_out.valid & self.block_out.ready
-        m.d.comb += self.block_in.ready.eq(held < self.buffer_depth)
-        m.d.sync += held.eq(held + take - give)
+        credit = held < self.buffer_depth
+        if self.agile:
+            m.d.comb += self.block_in.ready.eq(credit)
+            m.d.sync += held.eq(held + take - give)
+            round_key = self._key_lane(m, key)
+        else:
+            m.d.sync += held.eq(held + take - give)
+            round_key, keys_ready = self._round_key_registers(m)
+            m.d.comb += self.block_in.ready.eq(credit & keys_ready)
 
         # input register, then the rounds; a valid bit travels beside each stage
-        lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
-        x, w, valid = Signal(128), Signal(32 * NK[self.key_bits]), Signal()
-        m.d.sync += [x.eq(block ^ first_round_key(key)), *([] if lead else [w.eq(key)]), valid.eq(take)]
-        if lead:
-            w = key
+        x, valid = Signal(128), Signal()
+        m.d.sync += [x.eq(block ^ round_key(0)), valid.eq(take)]
         for r in range(1, nr + 1):
-            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
             m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox,
-                                                              latency=max(1, self.stages - 1))
-            w_in, w = w, key_step.w_next
-            for i in range(self.stages - 1 if lead else 0):
-                w = _register(m, w, f"w{r}_{i}")
-            m.d.comb += [key_step.w.eq(w_in), data_round.x.eq(x), data_round.rk.eq(first_round_key(w))]
+                                                              **sbox_cuts(self.stages))
+            m.d.comb += [data_round.x.eq(x), data_round.rk.eq(round_key(r))]
             x = data_round.x_next
             for i in range(max(1, self.stages - 1)):
                 valid = _register(m, valid, f"valid{r}" + (f"_{i}" if i else ""))
@@ -151,7 +171,39 @@ class PipelinedAES(wiring.Component):
             buffer.r_en.eq(self.block_out.ready),
             self.busy.eq(held != 0),
         ]
+        if not self.agile:
+            in_pipe = Signal(range(self.depth + 1))       # blocks between input and buffer
+            m.d.sync += in_pipe.eq(in_pipe + take - valid)
+            m.d.comb += [self.key.ready.eq((in_pipe == 0) & ~self._keys.busy),
+                         self.busy.eq((held != 0) | self._keys.busy)]
         return m
+
+    def _key_lane(self, m: Module, key):
+        """The agile key lane beside the data: ``round_key(r)`` meets round r's Mixadd."""
+        lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
+        w = Signal(32 * NK[self.key_bits])
+        rks = [first_round_key(key)]
+        if lead:
+            w = key
+        else:
+            m.d.sync += w.eq(key)
+        for r in range(1, NR[self.key_bits] + 1):
+            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
+            w_in, w = w, key_step.w_next
+            for i in range(self.stages - 1 if lead else 0):
+                w = _register(m, w, f"w{r}_{i}")
+            m.d.comb += key_step.w.eq(w_in)
+            rks.append(first_round_key(w))
+        return rks.__getitem__
+
+    def _round_key_registers(self, m: Module):
+        """Fixed keys: the key stream fills the round-key registers while no block is in the
+        pipeline (``key.ready`` is set in :meth:`elaborate`); blocks wait for a pending key."""
+        m.submodules.round_keys = keys = self._keys = RoundKeyRegisters(self.key_bits,
+                                                                        key_sbox(self.sbox))
+        m.d.comb += [keys.key.eq(self.key.payload), keys.load.eq(self.key.valid & self.key.ready)]
+        return (lambda r: keys.first_enc if r == 0 else keys.round_keys[r]), \
+            keys.ready & ~self.key.valid
 
 
 def _register(m: Module, value, name: str) -> Signal:

@@ -129,12 +129,26 @@ def t_table() -> tuple[int, ...]:
 
 
 def sub_bytes_unit(sbox: str, encrypt: bool = True, decrypt: bool = False, lanes: int = 16,
-                   latency: int = 1):
+                   latency: int = 1, split: bool = False):
     """The SubBytes unit of a datapath: S-box tables in style ``sbox``, or T0 in ROM (tbox)."""
     from ...hw.sbox import SboxTables, SubBytes
     if sbox == TBOX:
-        return SubBytes(lanes, SboxTables(t_table(), out_bits=32), "rom", latency)
-    return SubBytes(lanes, sbox_tables(encrypt, decrypt), sbox, latency)
+        return SubBytes(lanes, SboxTables(t_table(), out_bits=32), "rom", latency, split)
+    return SubBytes(lanes, sbox_tables(encrypt, decrypt), sbox, latency, split)
+
+
+#: Register stages per round, for the pipelined and interleaved rounds (paper 001's cuts).
+STAGES = (1, 2, 3, 4)
+STAGES_HELP = ("registers per round: 1 (the S-box output), 2 (also after MixColumns + "
+               "AddRoundKey, paper 001's Mixadd), 3 (also a fabric register after the S-box "
+               "output) or 4 (also one inside the S-box: lut cut on its two top address bits, "
+               "composite after theta, rom/tbox an address register)")
+
+
+def sbox_cuts(stages: int) -> dict:
+    """The SubBytes registers of a round with ``stages`` registers: ``latency`` and ``split``
+    (the Mixadd register, with 2 stages or more, is the caller's)."""
+    return {"latency": max(1, stages - 1), "split": stages >= 4}
 
 
 def key_sbox(sbox: str) -> str:
@@ -187,3 +201,19 @@ def final_round(state: Value, rk: Value, decrypting, encrypt: bool, decrypt: boo
     return _by_direction(decrypting, encrypt, decrypt,
                          lambda: shift_rows(state), lambda: inv_shift_rows(state)) ^ rk
 
+
+
+def folded_round(m, state: Value, rk: Value, block: Value, start, advance, encrypt: bool,
+                 name: str = "fold") -> tuple[Value, Value]:
+    """One direction's round with every key addition in one XOR (paper 001's modified
+    sequential core): ``(next S-box input, result)``.  ``start``: ``block`` ^ first round
+    key; ``advance``: a middle round; otherwise the last round, whose XOR is the result.
+    Encrypt: ``(start ? block : advance ? MixColumns(ShiftRows(s)) : ShiftRows(s)) ^ rk``;
+    decrypt: ``v = (start ? block : InvShiftRows(s)) ^ rk``, then InvMixColumns(v) in a
+    middle round."""
+    if encrypt:
+        mixed = t_mix(m, state, name) if _is_t(state) else mix_columns(m, shift_rows(state), name)
+        v = wire(m, Mux(start, block, Mux(advance, mixed, shift_rows(s_of(state)))) ^ rk, f"{name}_v")
+        return v, v
+    v = wire(m, Mux(start, block, inv_shift_rows(state)) ^ rk, f"{name}_v")
+    return Mux(start, v, inv_mix_columns(m, v, f"inv_{name}")), v

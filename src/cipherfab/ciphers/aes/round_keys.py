@@ -50,17 +50,12 @@ class RoundKeyMemory(wiring.Component):
         window, n, phase_b = Signal(32 * self.nk), Signal(range(nr + 1)), Signal()
         busy, have_key = Signal(), Signal()
         m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
-        m.submodules.memory = memory = Memory(shape=128, depth=nr + 1, init=[])
-        write = memory.write_port()
-        for i in range(self.read_ports):
-            port = memory.read_port(domain="sync", transparent_for=())
-            m.d.comb += [port.addr.eq(self.read_addr[i]), port.en.eq(self.read_en[i]),
-                         self.read_data[i].eq(port.data)]
+        write = self._storage(m)
 
         rk = first_round_key(window)
         m.d.comb += [
             sub_word.x.eq(step(window, n, Const(0, 32))[1]),
-            write.addr.eq(n), write.data.eq(rk), write.en.eq(busy & ~phase_b),
+            *write(n, rk, busy & ~phase_b),
             self.ready.eq(have_key & ~busy), self.busy.eq(busy),
         ]
         with m.If(busy):
@@ -73,3 +68,31 @@ class RoundKeyMemory(wiring.Component):
             m.d.sync += [window.eq(self.key), n.eq(0), phase_b.eq(0), busy.eq(1), have_key.eq(1),
                          self.first_enc.eq(first_round_key(self.key))]
         return m
+
+    def _storage(self, m: Module):
+        """Build the store; return ``write(addr, data, en)`` -> its statements."""
+        m.submodules.memory = memory = Memory(shape=128, depth=self.nr + 1, init=[])
+        port = memory.write_port()
+        for i in range(self.read_ports):
+            read = memory.read_port(domain="sync", transparent_for=())
+            m.d.comb += [read.addr.eq(self.read_addr[i]), read.en.eq(self.read_en[i]),
+                         self.read_data[i].eq(read.data)]
+        return lambda addr, data, en: [port.addr.eq(addr), port.data.eq(data), port.en.eq(en)]
+
+
+class RoundKeyRegisters(RoundKeyMemory):
+    """The same expansion into Nr+1 registers, all read at once (``round_keys[n]``): a
+    fixed-key pipeline needs every round key in the same clock."""
+
+    def __init__(self, key_bits: int, sbox: str):
+        super().__init__(key_bits, sbox, read_ports=0)
+        self.round_keys = [Signal(128, name=f"rk{n}") for n in range(self.nr + 1)]
+
+    def _storage(self, m: Module):
+        def write(addr, data, en):
+            with m.If(en):
+                for n, reg in enumerate(self.round_keys):
+                    with m.If(addr == n):
+                        m.d.sync += reg.eq(data)
+            return []
+        return write
