@@ -55,6 +55,38 @@ def external_source(args) -> DesignSource | None:
                         block_bits=args.block_bits)
 
 
+def peer_source(path) -> DesignSource:
+    """An open peer described by a JSON file: the external-core options as keys
+    (``verilog`` and ``include_dir`` lists relative to the file's folder, ``top``,
+    ``cycles_per_block``, ...); errors in one line naming the file."""
+    import argparse
+    import json
+    path = Path(path)
+    try:
+        d = json.loads(path.read_text())
+    except OSError as err:
+        raise CipherfabError(f"cannot read peer file {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CipherfabError(f"peer file {path} is not JSON: {err}") from None
+    known = ("verilog", "block_bits", *OPTIONS)
+    if not isinstance(d, dict) or not d.get("verilog"):
+        raise CipherfabError(f"peer file {path}: expected an object with \"verilog\": [files]")
+    unknown = sorted(set(d) - set(known))
+    if unknown:
+        raise CipherfabError(f"peer file {path}: unknown key {unknown[0]!r}; known: {', '.join(known)}")
+    ints = ("cycles_per_block", "cycles_per_block_cbc", "latency", "key_setup_cycles", "block_bits")
+    least = {k: 0 if k == "key_setup_cycles" else 1 for k in ints}
+    bad = [k for k in ints if k in d
+           and (isinstance(d[k], bool) or not isinstance(d[k], int) or d[k] < least[k])]
+    if bad:
+        raise CipherfabError(f"peer file {path}: {bad[0]} must be a whole number >= {least[bad[0]]}")
+    rel = lambda names: [str(path.parent / n) for n in ([names] if isinstance(names, str) else names)]
+    args = argparse.Namespace(**{k: None for k in OPTIONS}, block_bits=128)
+    for k, v in d.items():
+        setattr(args, k, rel(v) if k in ("verilog", "include_dir") else v)
+    return external_source(args)
+
+
 # ------------------------------------------------------------------------------ `include
 
 _INCLUDE = re.compile(r'^(\s*)`include\s+"([^"]+)"(.*)$')

@@ -59,6 +59,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                         "and <!-- results:NAME:end --> (README.md at the repository root, found from "
                         "the current folder) from the results")
     add_external_arguments(p)
+    p.add_argument("--peer", action="append", metavar="JSON",
+                   help="another open peer, described in a JSON file with the external-core options "
+                        "as keys (verilog and include_dir relative to the file; top, cycles_per_block, "
+                        "cycles_per_block_cbc, latency, key_setup_cycles, label); repeatable")
     p.set_defaults(func=run)
     return p
 
@@ -72,7 +76,9 @@ def run(args) -> int:
             get_device = None
         if get_device is not None:
             get_device(args.device)  # unknown device: one-line refusal before any build
+    from ..flow.external import peer_source
     ext = external_source(args)
+    peers = [peer_source(f) for f in (args.peer or [])]   # refused before any build
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
     readme = None
@@ -82,8 +88,8 @@ def run(args) -> int:
         check_markers(readme, study.name)
     from .runner import Point, run_study
     externals = []
-    if ext is not None:
-        externals.append(Point.external(ext, ext.design.get("label")))
+    for source in ([ext] if ext is not None else []) + peers:
+        externals.append(Point.external(source, source.design.get("label")))
     res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
                     externals=externals, jobs=args.jobs, scheduler=args.scheduler,
                     use_cache=not args.no_cache, show_progress=not args.quiet)
