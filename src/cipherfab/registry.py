@@ -132,7 +132,9 @@ class Cipher:
     object with ``encrypt(key, data)`` and ``decrypt(key, data)`` over whole
     blocks (ECB).  ``aliases`` are the names vector files use for the cipher.
     ``kat_files(key_bits)`` names the known-answer files (paths under a
-    vector folder) every core of that key size must pass.
+    vector folder) every core of that key size must pass; records of other key
+    sizes in them are skipped.  ``submission_byte_reversed``: the cipher's
+    AES-submission files print values byte-reversed (Serpent's do).
     """
 
     name: str
@@ -144,6 +146,7 @@ class Cipher:
     aliases: tuple[str, ...] = ()
     kat_files: Callable[[int], list[str]] = lambda key_bits: []
     effective_key_bits: Callable[[int], int] = lambda key_bits: key_bits
+    submission_byte_reversed: bool = False
 
     def arch(self, name: str) -> Architecture:
         for a in self.architectures:

@@ -42,17 +42,24 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from .engine import HardwareEngine, random_run
     core = _core(args)
+    reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
         from ..registry import get_cipher
         from ..vectors import parse_file
+        cipher = get_cipher(args.cipher)
+        reversed_ = cipher.submission_byte_reversed
         for name in args.vectors:
-            parse_file(name, block_bytes=get_cipher(args.cipher).block_bits // 8)
+            parse_file(name, cipher.block_bits // 8, reversed_)
     engine = HardwareEngine(core, seed=args.seed, in_valid_prob=args.valid_prob,
                             out_ready_prob=args.ready_prob)
     if args.vectors:
         from ..vectors import format_report, run_files
-        reports = run_files(args.vectors, engine, limit=args.limit)
+        # records of other key sizes (submission files hold all three) are skipped and counted
+        reports = run_files(args.vectors, engine, limit=args.limit, byte_reversed=reversed_,
+                            other_key_sizes="skip")
         print(format_report(reports))
+        if not any(r.passed for r in reports):
+            raise CipherfabError("no record in the vector files is for this core's key size")
         return 1 if any(r.failed for r in reports) else 0
     r = random_run(engine, args.random, seed=args.seed, mean_blocks_per_key=args.blocks_per_key,
                    in_valid_prob=args.valid_prob, out_ready_prob=args.ready_prob)

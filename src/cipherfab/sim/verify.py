@@ -39,17 +39,21 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
     from .engine import HardwareEngine, check_timing, random_run
     t0 = time.perf_counter()
     engine = HardwareEngine(params, seed=seed, in_valid_prob=0.7, out_ready_prob=0.6)
-    files = [root / f for f in get_cipher(params.cipher).kat_files(engine.info.key_bits)]
+    cipher = get_cipher(params.cipher)
+    files = [root / f for f in cipher.kat_files(engine.info.key_bits)]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise CipherfabError(f"KAT file not found: {missing[0]}")
     if engine.info.key_interface == "none":  # a key-specific core: only the records made with its key
         from ..vectors import parse_file, run_records
         key = bytes.fromhex(engine.info.fixed_key)
-        records = [rec for f in files for rec in parse_file(f, engine.block_bytes) if rec.key == key]
+        records = [rec for f in files
+                   for rec in parse_file(f, engine.block_bytes, cipher.submission_byte_reversed)
+                   if rec.key == key]
         reports = run_records(records, engine) if records else []
     else:
-        reports = run_files(files, engine) if files else []
+        reports = run_files(files, engine, byte_reversed=cipher.submission_byte_reversed,
+                            other_key_sizes="skip") if files else []
     kat_pass, kat_fail = sum(r.passed for r in reports), sum(r.failed for r in reports)
     r = random_run(engine, random_blocks, seed=seed, mean_blocks_per_key=20,
                    in_valid_prob=0.7, out_ready_prob=0.6)
