@@ -1,8 +1,20 @@
-"""RC6 (w = 32, r = 20; AES finalist): the registry entry.  The reference model is
-here (:mod:`.model`, checked against the NESSIE file); the hardware architectures
-come with the finalists issue."""
+"""RC6 (w = 32, r = 20; AES finalist): the registry entry.  The reference model is in
+:mod:`.model` (checked against the NESSIE file), the iterative core in :mod:`.iterative`."""
 
-from ...registry import Cipher
+from ...registry import Architecture, Cipher, Param
+
+ITERATIVE = Architecture(
+    name="iterative",
+    summary="one round per clock (two 32x32 multipliers, data-dependent rotations), round keys "
+            "from a 44-word memory filled by the key schedule in 132 clocks",
+    core="cipherfab.ciphers.rc6.iterative:IterativeRC6",
+    params=(Param("key_bits", (128,), 128, "key size in bits: 128 (the core builds 192 and 256 "
+                                           "as well, but no known-answer file for them is in a "
+                                           "format the vector runner reads yet)"),
+            Param("direction", ("encrypt",), "encrypt", "encrypt")),
+    test_points=({"key_bits": 128},),
+    paper="000 (single-round core)",
+)
 
 CIPHER = Cipher(
     name="rc6",
@@ -10,6 +22,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.rc6.model:Model",
-    architectures=(),
+    architectures=(ITERATIVE,),
     aliases=("rc6",),
+    kat_files=lambda key_bits: ["rc6/nessie/Rc6-128-128.verified.test-vectors"] if key_bits == 128 else [],
 )
