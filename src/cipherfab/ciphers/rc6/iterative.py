@@ -27,21 +27,11 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.words import from_le_words as from_words, le_words as words_of
 from .model import P32, Q32, R
 
 T = 2 * R + 4            # 44 round-key words
 STEPS = 3 * T            # mixing steps (3·max(c, 44) = 132 for keys up to 44 words)
-
-
-def words_of(value) -> list:
-    """32-bit words, little-endian bytes, of a port value whose byte 0 is in the top bits."""
-    n = len(value) // 8
-    bs = [value[8 * (n - 1 - m):8 * (n - m)] for m in range(n)]
-    return [Cat(*bs[4 * k:4 * k + 4]) for k in range(n // 4)]
-
-
-def from_words(ws) -> Cat:
-    return Cat(*reversed([w[8 * b:8 * b + 8] for w in ws for b in range(4)]))
 
 
 def rol(x, n) -> "Value":

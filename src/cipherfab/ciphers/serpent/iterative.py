@@ -32,24 +32,12 @@ from amaranth.hdl import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.words import from_le_words as from_words, le_words as words_of
 from ...hw.sbox import SboxTables, SubBytes
 from .model import PHI, ROUNDS, SBOXES
 
 #: The eight S-boxes as one table: entry (box << 4) | nibble.
 ALL_SBOXES = SboxTables(tuple(v for box in SBOXES for v in box), in_bits=7, out_bits=4)
-
-
-def words_of(block) -> list:
-    """The four words X0..X3 of a port value (byte 0 in the top bits) in byte-array order."""
-    n = len(block) // 8
-    bs = [block[8 * (n - 1 - m):8 * (n - m)] for m in range(n)]   # byte m
-    return [Cat(*bs[4 * k:4 * k + 4]) for k in range(n // 4)]
-
-
-def from_words(ws) -> Cat:
-    """Inverse of :func:`words_of`."""
-    bs = [w[8 * b:8 * b + 8] for w in ws for b in range(4)]
-    return Cat(*reversed(bs))
 
 
 def bitslice(m, box, ws: list, name: str) -> list:

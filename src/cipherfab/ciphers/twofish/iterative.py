@@ -1,0 +1,169 @@
+"""Iterative Twofish encryption: one round per clock, the expanded key words computed
+beside the rounds (paper 000: key setup concurrent with encryption).
+
+Theory of operation
+-------------------
+Words are little-endian (:mod:`cipherfab.hw.words`).  ``h`` is built as in the
+specification (:mod:`.model`): per byte k + 2 look-ups in ``q0``/``q1`` (each a
+:class:`~cipherfab.hw.sbox.SubBytes` lane, style ``lut``, latency 0) with key
+bytes added between them, then the MDS matrix, whose constant GF(2^8)
+multiplications are XOR networks.  The round's two ``g`` functions are ``h`` with
+the S-box key words ``S`` (computed from the key by the Reed-Solomon matrix when
+the key is loaded); the key lane has two more ``h`` units (even and odd key
+words) and the PHT, making one pair ``K[2i], K[2i+1]`` per clock.
+
+Key setup: the key is taken, then the lane makes the whitening pairs i = 0..3
+into registers (4 clocks).  A block's load XORs ``K[0..3]`` in while the lane makes
+pair 4 (round 0's keys); round r runs while the lane makes pair r + 5; the round
+after the 16th writes ``R ^ K[4..7]`` (halves swapped back) to the output.  So a
+block takes 18 clocks (load, 16 rounds, output), whatever the key or data.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Signal
+from amaranth.lib import wiring
+
+from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.sbox import SboxTables, SubBytes
+from ...hw.words import from_le_words, le_words
+from .model import MDS, MDS_POLY, Q0, Q1, ROUNDS, RS, RS_POLY, gf_mul
+
+Q = {0: SboxTables(Q0), 1: SboxTables(Q1)}
+#: q0/q1 per byte position and level, outermost level last (the specification's h).
+LEVEL4 = (1, 0, 0, 1)
+LEVEL3 = (1, 1, 0, 0)
+LEVEL2 = ((0, 0, 1), (1, 0, 0), (0, 1, 1), (1, 1, 0))   # the three q's of each byte, in order
+
+
+def const_mul(x, c: int, poly: int):
+    """``c · x`` in GF(2^8) mod ``poly``: an XOR network (each output bit a parity of inputs)."""
+    cols = [gf_mul(c, 1 << b, poly) for b in range(8)]
+    bits = []
+    for o in range(8):
+        terms = [x[b] for b in range(8) if (cols[b] >> o) & 1]
+        v = terms[0]
+        for t in terms[1:]:
+            v = v ^ t
+        bits.append(v)
+    return Cat(*bits)
+
+
+def matrix_times(m_rows, ys, poly):
+    """A matrix of constants times the byte vector ``ys`` over GF(2^8): the output bytes."""
+    out = []
+    for row in m_rows:
+        v = const_mul(ys[0], row[0], poly)
+        for c, y in zip(row[1:], ys[1:]):
+            v = v ^ const_mul(y, c, poly)
+        out.append(v)
+    return out
+
+
+class H:
+    """Builds ``h(x, L)`` circuits in module ``m`` (look-ups as named SubBytes lanes)."""
+
+    def __init__(self, m: Module):
+        self.m, self.n = m, 0
+
+    def q(self, which: int, x):
+        unit = SubBytes(1, Q[which], "lut", latency=0)
+        self.m.submodules[f"q{which}_{self.n}"] = unit
+        self.n += 1
+        self.m.d.comb += unit.x.eq(x)
+        return unit.y
+
+    def __call__(self, x, key_words: list):
+        ys = [x[8 * b:8 * b + 8] for b in range(4)]
+        L = [[w[8 * b:8 * b + 8] for b in range(4)] for w in key_words]
+        k = len(L)
+        if k == 4:
+            ys = [self.q(LEVEL4[b], ys[b]) ^ L[3][b] for b in range(4)]
+        if k >= 3:
+            ys = [self.q(LEVEL3[b], ys[b]) ^ L[2][b] for b in range(4)]
+        out = []
+        for b in range(4):
+            a, c, d = LEVEL2[b]
+            out.append(self.q(d, self.q(c, self.q(a, ys[b]) ^ L[1][b]) ^ L[0][b]))
+        return Cat(*matrix_times(MDS, out, MDS_POLY))
+
+
+class IterativeTwofish(wiring.Component):
+    """Twofish encryption, 128/192/256-bit keys, one round per clock."""
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt"):
+        self.key_bits = key_bits
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="twofish", arch="iterative",
+            params={"key_bits": key_bits, "direction": direction},
+            block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
+            directions=("encrypt",),
+            latency=ROUNDS + 2, cycles_per_block=ROUNDS + 2, cycles_per_block_feedback=ROUNDS + 2,
+            blocks_in_flight=1,
+            key_setup_cycles=5,                  # the four whitening pairs, then blocks enter
+            parts={},
+        )))
+
+    def elaborate(self, platform):
+        m = Module()
+        h = H(m)
+        block, _, _ = payload_parts(self)
+        k = self.key_bits // 64
+        key_in = le_words(self.key.payload)
+        m_words = [Signal(32, name=f"m{i}") for i in range(2 * k)]
+        s_words = [Signal(32, name=f"s{i}") for i in range(k)]         # S_{k-1}, ..., S_0
+        white = [Signal(32, name=f"kw{i}") for i in range(8)]
+        rk = [Signal(32, name=f"rk{i}") for i in range(2)]
+        i = Signal(range(ROUNDS + 5))            # the key lane's next pair
+        r = Signal(range(ROUNDS + 1))            # round under way
+        x = [Signal(32, name=f"r{q}") for q in range(4)]
+        setup, have_key, in_flight = Signal(), Signal(), Signal()
+
+        # key lane: pair i = (A + B, (A + 2B) <<< 9), A = h(2iρ, Me), B = h((2i+1)ρ, Mo) <<< 8
+        even, odd = Signal(8), Signal(8)                # 2i and 2i + 1, as bytes
+        m.d.comb += [even.eq(Cat(Const(0, 1), i)), odd.eq(Cat(Const(1, 1), i))]
+        a = h(Cat(even, even, even, even), m_words[0::2])
+        b = h(Cat(odd, odd, odd, odd), m_words[1::2]).rotate_left(8)
+        pair = [(a + b)[:32], (a + (b << 1))[:32].rotate_left(9)]
+
+        # round: F0 = T0 + T1 + K[2r+8], F1 = T0 + 2T1 + K[2r+9]
+        t0 = h(x[0], s_words)
+        t1 = h(x[1].rotate_left(8), s_words)
+        f0, f1 = (t0 + t1 + rk[0])[:32], (t0 + (t1 << 1) + rk[1])[:32]
+        nxt = [(x[2] ^ f0).rotate_right(1), x[3].rotate_left(1) ^ f1, x[0], x[1]]
+
+        last = in_flight & (r == ROUNDS)
+        advance = ~(last & self.block_out.valid & ~self.block_out.ready)
+        start = self.block_in.valid & self.block_in.ready
+        m.d.comb += [
+            self.key.ready.eq(~in_flight & ~setup),
+            self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
+            self.busy.eq(in_flight | setup | self.block_out.valid),
+        ]
+        with m.If(self.block_out.valid & self.block_out.ready):
+            m.d.sync += self.block_out.valid.eq(0)
+        with m.If(self.key.valid & self.key.ready):
+            key_bytes = [self.key.payload[8 * (2 * 4 * k - 1 - n):8 * (2 * 4 * k - n)] for n in range(8 * k)]
+            s_vals = [Cat(*matrix_times(RS, key_bytes[8 * j:8 * j + 8], RS_POLY)) for j in range(k)]
+            m.d.sync += [*(w.eq(v) for w, v in zip(m_words, key_in)),
+                         *(w.eq(v) for w, v in zip(s_words, reversed(s_vals))),
+                         i.eq(0), setup.eq(1), have_key.eq(1)]
+        with m.Elif(setup):                      # the whitening pairs 0..3
+            for n in range(4):
+                with m.If(i == n):
+                    m.d.sync += [white[2 * n].eq(pair[0]), white[2 * n + 1].eq(pair[1])]
+            m.d.sync += i.eq(i + 1)
+            with m.If(i == 3):
+                m.d.sync += [setup.eq(0), i.eq(4)]
+        with m.Elif(start):
+            m.d.sync += [*(w.eq(v ^ kw) for w, v, kw in zip(x, le_words(block), white[:4])),
+                         *(w.eq(v) for w, v in zip(rk, pair)), i.eq(5), r.eq(0), in_flight.eq(1)]
+        with m.Elif(in_flight & advance):
+            with m.If(last):
+                out = [x[(q + 2) % 4] ^ white[q + 4] for q in range(4)]
+                m.d.sync += [self.block_out.payload.eq(from_le_words(out)), self.block_out.valid.eq(1),
+                             in_flight.eq(0), i.eq(4)]
+            with m.Else():
+                m.d.sync += [*(w.eq(v) for w, v in zip(x, nxt)), *(w.eq(v) for w, v in zip(rk, pair)),
+                             i.eq(i + 1), r.eq(r + 1)]
+        return m
