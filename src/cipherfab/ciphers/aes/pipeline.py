@@ -133,6 +133,8 @@ class PipelinedAES(wiring.Component):
         )))
 
     def elaborate(self, platform):
+        # Built in the order of the key-agile core before --keys existed (key step r, then
+        # data round r), so its netlist, and every cached build of it, is unchanged.
         m = Module()
         block, _, key = payload_parts(self)
         nr = NR[self.key_bits]
@@ -142,23 +144,36 @@ class PipelinedAES(wiring.Component):
         held = Signal(range(self.buffer_depth + 1))
         take = self.block_in.valid & self.block_in.ready
         give = self.block_out.valid & self.block_out.ready
-        credit = held < self.buffer_depth
         if self.agile:
-            m.d.comb += self.block_in.ready.eq(credit)
-            m.d.sync += held.eq(held + take - give)
-            round_key = self._key_lane(m, key)
+            m.d.comb += self.block_in.ready.eq(held < self.buffer_depth)
         else:
-            m.d.sync += held.eq(held + take - give)
-            round_key, keys_ready = self._round_key_registers(m)
-            m.d.comb += self.block_in.ready.eq(credit & keys_ready)
+            fixed_keys, keys_ready = self._round_key_registers(m)
+            m.d.comb += self.block_in.ready.eq((held < self.buffer_depth) & keys_ready)
+        m.d.sync += held.eq(held + take - give)
 
         # input register, then the rounds; a valid bit travels beside each stage
-        x, valid = Signal(128), Signal()
-        m.d.sync += [x.eq(block ^ round_key(0)), valid.eq(take)]
+        lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
+        x, w, valid = Signal(128), Signal(32 * NK[self.key_bits]), Signal()
+        if self.agile:
+            m.d.sync += [x.eq(block ^ first_round_key(key)), *([] if lead else [w.eq(key)]),
+                         valid.eq(take)]
+            if lead:
+                w = key
+        else:
+            m.d.sync += [x.eq(block ^ fixed_keys(0)), valid.eq(take)]
         for r in range(1, nr + 1):
+            if self.agile:
+                m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
             m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox,
                                                               **sbox_cuts(self.stages))
-            m.d.comb += [data_round.x.eq(x), data_round.rk.eq(round_key(r))]
+            if self.agile:
+                w_in, w = w, key_step.w_next
+                for i in range(self.stages - 1 if lead else 0):
+                    w = _register(m, w, f"w{r}_{i}")
+                m.d.comb += [key_step.w.eq(w_in), data_round.x.eq(x),
+                             data_round.rk.eq(first_round_key(w))]
+            else:
+                m.d.comb += [data_round.x.eq(x), data_round.rk.eq(fixed_keys(r))]
             x = data_round.x_next
             for i in range(max(1, self.stages - 1)):
                 valid = _register(m, valid, f"valid{r}" + (f"_{i}" if i else ""))
@@ -177,24 +192,6 @@ class PipelinedAES(wiring.Component):
             m.d.comb += [self.key.ready.eq((in_pipe == 0) & ~self._keys.busy),
                          self.busy.eq((held != 0) | self._keys.busy)]
         return m
-
-    def _key_lane(self, m: Module, key):
-        """The agile key lane beside the data: ``round_key(r)`` meets round r's Mixadd."""
-        lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
-        w = Signal(32 * NK[self.key_bits])
-        rks = [first_round_key(key)]
-        if lead:
-            w = key
-        else:
-            m.d.sync += w.eq(key)
-        for r in range(1, NR[self.key_bits] + 1):
-            m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
-            w_in, w = w, key_step.w_next
-            for i in range(self.stages - 1 if lead else 0):
-                w = _register(m, w, f"w{r}_{i}")
-            m.d.comb += key_step.w.eq(w_in)
-            rks.append(first_round_key(w))
-        return rks.__getitem__
 
     def _round_key_registers(self, m: Module):
         """Fixed keys: the key stream fills the round-key registers while no block is in the

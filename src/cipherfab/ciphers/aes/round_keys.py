@@ -71,13 +71,14 @@ class RoundKeyMemory(wiring.Component):
 
     def _storage(self, m: Module):
         """Build the store; return ``write(addr, data, en)`` -> its statements."""
+        # (the port names are part of the netlist's names: kept as they were before the split)
         m.submodules.memory = memory = Memory(shape=128, depth=self.nr + 1, init=[])
-        port = memory.write_port()
+        write = memory.write_port()
         for i in range(self.read_ports):
-            read = memory.read_port(domain="sync", transparent_for=())
-            m.d.comb += [read.addr.eq(self.read_addr[i]), read.en.eq(self.read_en[i]),
-                         self.read_data[i].eq(read.data)]
-        return lambda addr, data, en: [port.addr.eq(addr), port.data.eq(data), port.en.eq(en)]
+            port = memory.read_port(domain="sync", transparent_for=())
+            m.d.comb += [port.addr.eq(self.read_addr[i]), port.en.eq(self.read_en[i]),
+                         self.read_data[i].eq(port.data)]
+        return lambda addr, data, en: [write.addr.eq(addr), write.data.eq(data), write.en.eq(en)]
 
 
 class RoundKeyRegisters(RoundKeyMemory):
