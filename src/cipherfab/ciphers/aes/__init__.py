@@ -64,7 +64,6 @@ PIPELINE = Architecture(
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 1},
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom", "stages": 3},
         {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 2, "keys": "fixed"},
-        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 4},
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 4, "keys": "fixed"},
     ),
     paper="001 (Fig. 7), 003 (fully unrolled)",
@@ -106,7 +105,6 @@ INTERLEAVED = Architecture(
         {"key_bits": 192, "direction": "encrypt", "sbox": "tbox", "stages": 2},
         {"key_bits": 128, "direction": "both", "sbox": "rom", "stages": 3},
         {"key_bits": 128, "direction": "both", "sbox": "composite", "stages": 4},
-        {"key_bits": 256, "direction": "encrypt", "sbox": "lut", "stages": 4},
     ),
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )
