@@ -268,8 +268,39 @@ AES_SPACE = Study(
     ],
 )
 
-#: every named study; add new ones here (key-specific, finalists ...)
-STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE)}
+def _finalist(cipher: str, **params) -> dict:
+    return {"cipher": cipher, "arch": "iterative", "key_bits": 128, "direction": "encrypt", **params}
+
+
+FINALISTS = Study(
+    name="finalists",
+    title="The AES finalists as single-round iterative cores (paper 000 Tables 1-9 shape)",
+    description=("AES-128 (T-box ROM round as paper 000 built it, and logic S-boxes), Serpent, "
+                 "Twofish and RC6, each one round per clock with its key setup beside the rounds "
+                 "(RC6: its key schedule fills a round-key memory first), 128-bit keys, two placer "
+                 "seeds each. MARS has a reference model but no core yet."),
+    points=[_finalist("aes", sbox="tbox"), _finalist("aes", sbox="lut"), _finalist("serpent"),
+            _finalist("twofish"), _finalist("rc6")],
+    seeds=(1, 2),
+    device="ecp5-85k",
+    group_param="cipher",
+    budget_minutes=30,
+    published=[Published("000", f"Table {n}") for n in range(1, 10)],
+    ratios=[
+        Ratio(f"{name} / Rijndael: Mbit/s per LUT4 (paper: Kbit/s per slice)",
+              "performance.mbps_per_lut4", _finalist(cipher), _finalist("aes", sbox="tbox"),
+              "000", "Table 7", name, "Rijndael", "throughput_per_slice_kbps")
+        for cipher, name in (("serpent", "Serpent"), ("twofish", "Twofish"), ("rc6", "RC6"))
+    ] + [
+        Ratio(f"{name} / Rijndael: throughput", "performance.throughput_ecb_mbps",
+              _finalist(cipher), _finalist("aes", sbox="tbox"),
+              "000", "Table 7", name, "Rijndael", "throughput_mbps")
+        for cipher, name in (("serpent", "Serpent"), ("twofish", "Twofish"), ("rc6", "RC6"))
+    ],
+)
+
+#: every named study; add new ones here (key-specific, ...)
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS)}
 
 
 def get_study(name: str) -> Study:
