@@ -59,17 +59,22 @@ from typing import Callable, Sequence
 AES_POLY = 0x11B
 
 
-def aes_mul(a: int, b: int) -> int:
-    """Product in the AES field."""
+def gf256_mul(a: int, b: int, poly: int) -> int:
+    """Product in GF(2^8) modulo ``poly`` (9 bits: the AES field's 0x11B, Twofish's 0x169 ...)."""
     p = 0
     while b:
         if b & 1:
             p ^= a
         a <<= 1
         if a & 0x100:
-            a ^= AES_POLY
+            a ^= poly
         b >>= 1
     return p
+
+
+def aes_mul(a: int, b: int) -> int:
+    """Product in the AES field."""
+    return gf256_mul(a, b, AES_POLY)
 
 
 def aes_inv(a: int) -> int:

@@ -48,8 +48,8 @@ words ``B`` (= ``S[265..268]``).  ``key_schedule`` takes any key of 4..14 words
 from __future__ import annotations
 
 from ...errors import CipherfabError
+from ..ecb import MASK, EcbModel, from_words, rol, ror, words
 
-MASK = 0xFFFFFFFF
 KEY_BITS = (128, 192, 256)
 
 # The specification's S-box, S0 = S[0..255], S1 = S[256..511].  Table data copied
@@ -153,22 +153,8 @@ assert len(S) == 512
 B = (0xA4A8D57B, 0x5B5D193B, 0xC8A8309B, 0x73F9A978)
 
 
-def rol(x: int, n: int) -> int:
-    n &= 31
-    return ((x << n) | (x >> (32 - n))) & MASK
 
 
-def ror(x: int, n: int) -> int:
-    n &= 31
-    return ((x >> n) | (x << (32 - n))) & MASK
-
-
-def words(data: bytes) -> list[int]:
-    return [int.from_bytes(data[4 * k:4 * k + 4], "little") for k in range(len(data) // 4)]
-
-
-def from_words(ws) -> bytes:
-    return b"".join(w.to_bytes(4, "little") for w in ws)
 
 
 def _bytes(x: int) -> tuple[int, int, int, int]:
@@ -327,30 +313,18 @@ def decrypt_block(K, block: bytes) -> bytes:
     return from_words((d - k) & MASK for d, k in zip(D, K[0:4]))
 
 
-class Model:
+
+def _checked_key_schedule(key: bytes) -> list[int]:
+    """The key schedule for the sizes the registry declares (it takes 4..14 words)."""
+    if 8 * len(key) not in KEY_BITS:
+        raise CipherfabError(f"mars takes 128/192/256-bit keys, not {8 * len(key)}")
+    return key_schedule(key)
+
+
+class Model(EcbModel):
     """ECB over whole 16-byte blocks (words little-endian, see the module text)."""
 
-    block_bits = 128
-
-    def __init__(self, key_bits: int):
-        self.key_bits = key_bits
-        self._keys: dict[bytes, list] = {}
-
-    def _schedule(self, key: bytes):
-        if 8 * len(key) not in KEY_BITS:
-            raise CipherfabError(f"mars takes 128/192/256-bit keys, not {8 * len(key)}")
-        if key not in self._keys:
-            self._keys = {key: key_schedule(key)}
-        return self._keys[key]
-
-    def _ecb(self, key, data, fn):
-        if len(data) % 16:
-            raise CipherfabError(f"mars works on whole 16-byte blocks, got {len(data)} bytes")
-        K = self._schedule(key)
-        return b"".join(fn(K, data[i:i + 16]) for i in range(0, len(data), 16))
-
-    def encrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, encrypt_block)
-
-    def decrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, decrypt_block)
+    name = "mars"
+    key_schedule = staticmethod(_checked_key_schedule)
+    encrypt_block = staticmethod(encrypt_block)
+    decrypt_block = staticmethod(decrypt_block)

@@ -16,21 +16,13 @@ Rotation amounts are the low 5 bits.
 from __future__ import annotations
 
 from ...errors import CipherfabError
+from ..ecb import MASK, EcbModel, rol, ror
 
 W, R = 32, 20
 P32, Q32 = 0xB7E15163, 0x9E3779B9
-MASK = 0xFFFFFFFF
 KEY_BITS = (128, 192, 256)
 
 
-def rol(x: int, n: int) -> int:
-    n &= 31
-    return ((x << n) | (x >> (32 - n))) & MASK
-
-
-def ror(x: int, n: int) -> int:
-    n &= 31
-    return ((x >> n) | (x << (32 - n))) & MASK
 
 
 def key_schedule(key: bytes) -> list[int]:
@@ -77,25 +69,11 @@ def decrypt_block(S, block: bytes) -> bytes:
     return b"".join(v.to_bytes(4, "little") for v in (a, b, c, d))
 
 
-class Model:
+
+class Model(EcbModel):
     """ECB over whole 16-byte blocks."""
 
-    block_bits = 128
-
-    def __init__(self, key_bits: int):
-        self.key_bits = key_bits
-        self._keys: dict[bytes, list] = {}
-
-    def _ecb(self, key, data, fn):
-        if len(data) % 16:
-            raise CipherfabError(f"rc6 works on whole 16-byte blocks, got {len(data)} bytes")
-        if key not in self._keys:
-            self._keys = {key: key_schedule(key)}
-        S = self._keys[key]
-        return b"".join(fn(S, data[i:i + 16]) for i in range(0, len(data), 16))
-
-    def encrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, encrypt_block)
-
-    def decrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, decrypt_block)
+    name = "rc6"
+    key_schedule = staticmethod(key_schedule)
+    encrypt_block = staticmethod(encrypt_block)
+    decrypt_block = staticmethod(decrypt_block)

@@ -25,6 +25,7 @@ zeros; the eight words ``w[-8..-1]`` give the prekeys
 from __future__ import annotations
 
 from ...errors import CipherfabError
+from ..ecb import MASK, EcbModel, from_words, rol, ror, words
 
 SBOXES = (
     (3, 8, 15, 1, 10, 6, 5, 11, 14, 13, 4, 2, 7, 0, 9, 12),
@@ -40,15 +41,8 @@ INV_SBOXES = tuple(tuple(s.index(v) for v in range(16)) for s in SBOXES)
 PHI = 0x9E3779B9
 ROUNDS = 32
 KEY_BITS = (128, 192, 256)
-MASK = 0xFFFFFFFF
 
 
-def rol(x: int, n: int) -> int:
-    return ((x << n) | (x >> (32 - n))) & MASK
-
-
-def ror(x: int, n: int) -> int:
-    return ((x >> n) | (x << (32 - n))) & MASK
 
 
 def bitslice(box, words):
@@ -86,12 +80,6 @@ def inv_lt(x):
     return [ror(x0, 13), x1, ror(x2, 3), x3]
 
 
-def words(data: bytes) -> list[int]:
-    return [int.from_bytes(data[4 * k:4 * k + 4], "little") for k in range(len(data) // 4)]
-
-
-def from_words(ws) -> bytes:
-    return b"".join(w.to_bytes(4, "little") for w in ws)
 
 
 def round_keys(key: bytes) -> list[list[int]]:
@@ -126,28 +114,11 @@ def decrypt_block(keys, block: bytes) -> bytes:
     return from_words(x)
 
 
-class Model:
+
+class Model(EcbModel):
     """ECB over whole 16-byte blocks (byte-array convention, see the module text)."""
 
-    block_bits = 128
-
-    def __init__(self, key_bits: int):
-        self.key_bits = key_bits
-        self._keys: dict[bytes, list] = {}
-
-    def _schedule(self, key: bytes):
-        if key not in self._keys:
-            self._keys = {key: round_keys(key)}
-        return self._keys[key]
-
-    def _ecb(self, key, data, fn):
-        if len(data) % 16:
-            raise CipherfabError(f"serpent works on whole 16-byte blocks, got {len(data)} bytes")
-        ks = self._schedule(key)
-        return b"".join(fn(ks, data[i:i + 16]) for i in range(0, len(data), 16))
-
-    def encrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, encrypt_block)
-
-    def decrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, decrypt_block)
+    name = "serpent"
+    key_schedule = staticmethod(round_keys)
+    encrypt_block = staticmethod(encrypt_block)
+    decrypt_block = staticmethod(decrypt_block)

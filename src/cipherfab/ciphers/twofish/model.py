@@ -23,8 +23,9 @@ undone and K[4..7] whiten the output.
 from __future__ import annotations
 
 from ...errors import CipherfabError
+from ...hw.gf import gf256_mul as gf_mul
+from ..ecb import MASK, EcbModel, rol, ror
 
-MASK = 0xFFFFFFFF
 KEY_BITS = (128, 192, 256)
 ROUNDS = 16
 
@@ -65,24 +66,8 @@ RS = ((0x01, 0xA4, 0x55, 0x87, 0x5A, 0x58, 0xDB, 0x9E),
 MDS_POLY, RS_POLY = 0x169, 0x14D
 
 
-def gf_mul(a: int, b: int, poly: int) -> int:
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        a <<= 1
-        if a & 0x100:
-            a ^= poly
-        b >>= 1
-    return r
 
 
-def rol(x: int, n: int) -> int:
-    return ((x << n) | (x >> (32 - n))) & MASK
-
-
-def ror(x: int, n: int) -> int:
-    return ((x >> n) | (x << (32 - n))) & MASK
 
 
 def _bytes(w: int) -> list[int]:
@@ -169,25 +154,11 @@ def decrypt_block(ks, block: bytes) -> bytes:
     return b"".join((w ^ K[i]).to_bytes(4, "little") for i, w in enumerate(r))
 
 
-class Model:
+
+class Model(EcbModel):
     """ECB over whole 16-byte blocks."""
 
-    block_bits = 128
-
-    def __init__(self, key_bits: int):
-        self.key_bits = key_bits
-        self._keys: dict[bytes, tuple] = {}
-
-    def _ecb(self, key, data, fn):
-        if len(data) % 16:
-            raise CipherfabError(f"twofish works on whole 16-byte blocks, got {len(data)} bytes")
-        if key not in self._keys:
-            self._keys = {key: key_schedule(key)}
-        ks = self._keys[key]
-        return b"".join(fn(ks, data[i:i + 16]) for i in range(0, len(data), 16))
-
-    def encrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, encrypt_block)
-
-    def decrypt(self, key: bytes, data: bytes) -> bytes:
-        return self._ecb(key, data, decrypt_block)
+    name = "twofish"
+    key_schedule = staticmethod(key_schedule)
+    encrypt_block = staticmethod(encrypt_block)
+    decrypt_block = staticmethod(decrypt_block)
