@@ -159,3 +159,23 @@ def test_good_snippets_parse(tmp_path):
         (tmp_path / name).write_text(text)
         (rec,) = parse_file(tmp_path / name)
         assert rec.file == str(tmp_path / name) and len(rec.key) == 16
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("00112233\n  0011 zz\n", "not a hex string"),
+    ("0011223344556677\n", "key line without"),
+    ("00\n  00 11 22\n", "expected 'plaintext ciphertext'"),
+])
+def test_cryptopp_val_files_refused_in_one_line(tmp_path, text, needle):
+    from cipherfab.vectors.cryptopp_val import parse_cryptopp_val
+    f = tmp_path / "xval.dat"
+    f.write_text(text)
+    with pytest.raises(CipherfabError, match=needle):
+        parse_cryptopp_val(f)
+
+
+def test_cryptopp_val_records():
+    recs = parse_file(VEC / "rc6/cryptopp/rc6val.dat")
+    assert detect_format(VEC / "rc6/cryptopp/rc6val.dat") == "cryptopp-val"
+    assert [8 * len(r.key) for r in recs] == [128, 128, 192, 192, 256, 256]
+    assert recs[0].ciphertext == [bytes.fromhex("8FC3A53656B1F778C129DF4E9848A41E")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 
+from .cryptopp_val import looks_like as _cryptopp_val, parse_cryptopp_val
 from .nessie import nessie_cipher_named, parse_nessie
 from .records import VectorRecord, fail, read_lines
 from .rsp import parse_rsp, rsp_cipher_named
@@ -14,11 +15,12 @@ __all__ = ["parse_file", "detect_format", "cipher_named", "parse_rsp", "parse_su
            "parse_nessie"]
 
 _NAMED = {"cavp": rsp_cipher_named, "submission": submission_cipher_named,
-          "nessie": nessie_cipher_named}
+          "nessie": nessie_cipher_named, "cryptopp-val": lambda lines: None}
 
 
 def detect_format(path) -> str:
-    """``"cavp"``, ``"submission"`` or ``"nessie"``, from the name and the text."""
+    """``"cavp"``, ``"submission"``, ``"nessie"`` or ``"cryptopp-val"``, from the name and
+    the text."""
     lines = read_lines(path)
     if str(path).lower().endswith(".rsp"):
         return "cavp"
@@ -31,8 +33,10 @@ def detect_format(path) -> str:
             return "submission"
         if line in ("[ENCRYPT]", "[DECRYPT]") or line.startswith("COUNT ="):
             return "cavp"
+    if _cryptopp_val(lines):
+        return "cryptopp-val"
     raise fail(path, None, "unrecognised vector-file format "
-                           "(expected NIST .rsp, AES-submission or NESSIE)")
+                           "(expected NIST .rsp, AES-submission, NESSIE or Crypto++ *val.dat)")
 
 
 def cipher_named(path, format: str | None = None) -> str | None:
@@ -62,4 +66,6 @@ def parse_file(path, block_bytes: int = 16, byte_reversed: bool = False,
         return parse_submission(path, block_bytes, byte_reversed)
     if fmt == "nessie":
         return parse_nessie(path, block_bytes)
+    if fmt == "cryptopp-val":
+        return parse_cryptopp_val(path, block_bytes)
     raise fail(path, None, f"unknown vector-file format {fmt!r}")

@@ -8,11 +8,9 @@ ITERATIVE = Architecture(
     summary="one round per clock (two 32x32 multipliers, data-dependent rotations), round keys "
             "from a 44-word memory filled by the key schedule in 132 clocks",
     core="cipherfab.ciphers.rc6.iterative:IterativeRC6",
-    params=(Param("key_bits", (128,), 128, "key size in bits: 128 (the core builds 192 and 256 "
-                                           "as well, but no known-answer file for them is in a "
-                                           "format the vector runner reads yet)"),
+    params=(Param("key_bits", (128, 192, 256), 128, "key size in bits"),
             Param("direction", ("encrypt",), "encrypt", "encrypt")),
-    test_points=({"key_bits": 128},),
+    test_points=({"key_bits": 128}, {"key_bits": 256}),
     paper="000 (single-round core)",
 )
 
@@ -24,5 +22,7 @@ CIPHER = Cipher(
     reference="cipherfab.ciphers.rc6.model:Model",
     architectures=(ITERATIVE,),
     aliases=("rc6",),
-    kat_files=lambda key_bits: ["rc6/nessie/Rc6-128-128.verified.test-vectors"] if key_bits == 128 else [],
+    # the NESSIE file (128-bit keys) and the RC6 paper's vectors (Crypto++ rc6val.dat, all sizes)
+    kat_files=lambda key_bits: (["rc6/nessie/Rc6-128-128.verified.test-vectors"] if key_bits == 128
+                                else []) + ["rc6/cryptopp/rc6val.dat"],
 )

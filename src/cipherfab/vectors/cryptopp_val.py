@@ -1,0 +1,50 @@
+"""Crypto++'s ``*val.dat`` validation files (``rc6val.dat``, ``marsval.dat`` ...): records of
+three hex strings, the key on one line and ``plaintext ciphertext`` on the next, blank
+lines between records.  The file names no cipher; every record is an ECB encryption
+(the tools also check the decryption)."""
+
+from __future__ import annotations
+
+import re
+
+from .records import VectorRecord, fail, read_lines
+
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def looks_like(lines: list[str]) -> bool:
+    """True when every non-blank line is hex strings and they come in key / pt ct pairs."""
+    body = [ln.split() for ln in lines if ln.strip()]
+    return bool(body) and len(body) % 2 == 0 and all(
+        all(_HEX.fullmatch(t) for t in toks) and len(toks) == (1 if i % 2 == 0 else 2)
+        for i, toks in enumerate(body))
+
+
+def parse_cryptopp_val(path, block_bytes: int = 16) -> list[VectorRecord]:
+    lines = read_lines(path)
+    records, pending = [], None
+    for n, line in enumerate(lines, 1):
+        toks = line.split()
+        if not toks:
+            continue
+        if not all(_HEX.fullmatch(t) and len(t) % 2 == 0 for t in toks):
+            raise fail(path, n, f"not a hex string: {line.strip()!r}")
+        if pending is None:
+            if len(toks) != 1:
+                raise fail(path, n, "expected a key line (one hex string)")
+            pending = (n, bytes.fromhex(toks[0]))
+            continue
+        if len(toks) != 2:
+            raise fail(path, n, "expected 'plaintext ciphertext' after the key line")
+        p, c = (bytes.fromhex(t) for t in toks)
+        if len(p) != block_bytes or len(c) != block_bytes:
+            raise fail(path, n, f"blocks must be {block_bytes} bytes")
+        first, key = pending
+        records.append(VectorRecord("kat", "ECB", False, key, None, [p], [c], str(path), first,
+                                    len(records), "", format="cryptopp-val"))
+        pending = None
+    if pending is not None:
+        raise fail(path, pending[0], "key line without 'plaintext ciphertext' after it")
+    if not records:
+        raise fail(path, None, "no records")
+    return records
