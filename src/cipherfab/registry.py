@@ -135,6 +135,9 @@ class Cipher:
     vector folder) every core of that key size must pass; records of other key
     sizes in them are skipped.  ``submission_byte_reversed``: the cipher's
     AES-submission files print values byte-reversed (Serpent's do).
+    ``software``: (provider, that provider's name for the cipher) pairs measured as
+    software baselines (providers: ``openssl``, ``cryptopp``; see
+    :mod:`cipherfab.study.software`).
     """
 
     name: str
@@ -147,6 +150,7 @@ class Cipher:
     kat_files: Callable[[int], list[str]] = lambda key_bits: []
     effective_key_bits: Callable[[int], int] = lambda key_bits: key_bits
     submission_byte_reversed: bool = False
+    software: tuple[tuple[str, str], ...] = ()
 
     def arch(self, name: str) -> Architecture:
         for a in self.architectures:

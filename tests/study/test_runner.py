@@ -276,3 +276,38 @@ def test_sweep_says_what_it_does_before_the_first_build(tmp_path, monkeypatch, c
     monkeypatch.setattr(runner, "first_use_note", lambda build, device, describe: "note: first use of X")
     runner.sweep(_points()[:1], [1], inline=True, show_progress=False, **FAKE)
     assert capsys.readouterr().err == "note: first use of X\n"
+
+
+def test_software_rankings_estimates_and_bars_in_the_report(tmp_path, monkeypatch):
+    """A finalists-shaped study: software rows beside our fastest core, our ranking beside
+    paper 000's, synthesis-only estimates for a second device, and the bar chart."""
+    from cipherfab.study import software
+    from cipherfab.study.studies import Ranking
+    canned = [{"provider": "Crypto++ 8.7.0", "cipher": "aes", "key_bits": 128,
+               "algorithm": "AES/ECB (128-bit key)", "impl": "AESNI", "throughput_mbps": 1000.0,
+               "key_setup_us": 0.5, "command": "cryptest b2 0.25 2.0"},
+              {"provider": "Crypto++", "cipher": "aes", "key_bits": 192,
+               "error": "cryptest not found (Debian: apt install libcrypto++-utils)",
+               "command": "cryptest b2 0.25 2.0"}]
+    monkeypatch.setattr(software, "measure", lambda points: canned)
+    pts = [_aes(128, "lut"), _aes(128, "rom"), _aes(192, "rom")]
+    study = Study(name="f", title="finalists-like", description="fake", points=pts, seeds=(1,),
+                  software=True, estimates=("xcv",), bar_metric="performance.mbps_per_lut4",
+                  rankings=[Ranking("Does the paper's order hold?", "performance.mbps_per_lut4",
+                                    {"Rijndael": _aes(128, "lut"), "Serpent": _aes(128, "rom")},
+                                    "000", "Table 7", "throughput_per_slice_kbps")])
+    runner.run_study(study, out=tmp_path, inline=True, show_progress=False, command="c", **FAKE)
+    data = json.loads((tmp_path / "f" / "results.json").read_text())
+    assert data["software"] == canned
+    assert len(data["estimates"]["xcv"]["records"]) == 3            # seed 1 only
+    assert data["summary"]["builds"] == 3
+    md = (tmp_path / "f" / "report.md").read_text()
+    # fastest AES-128 point is the rom one; 1000 Mbit/s software; key setup 0.5 µs
+    row = next(line for line in md.splitlines() if line.startswith("| aes-128 | Crypto++ 8.7.0"))
+    assert "aes-iterative-128-encrypt-rom" in row and "| 1000.0 |" in row
+    assert "cryptest not found (Debian: apt install libcrypto++-utils)" in md
+    # paper 000 Table 7 ranks Rijndael (62.2) above Serpent (58.4) per slice; the fakes rank
+    # the rom point (named Serpent here) above the lut one
+    assert "Rijndael 62.2 > Serpent 58.4" in md and "Same order: no" in md
+    assert "Synthesis-only estimates for xcv" in md
+    assert (tmp_path / "f" / "bars.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

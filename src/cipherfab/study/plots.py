@@ -143,6 +143,28 @@ def plot_vs_param(aggs: Sequence[dict], path: Path, *, param: str, group: str | 
     return path
 
 
+def plot_bars(aggs: Sequence[dict], path: Path, *, metric: str, ylabel: str, title: str):
+    """One bar per design (median over seeds, whiskers min-max)."""
+    rows = [(a["label"], lookup_stat(a, metric)) for a in aggs if a.get("ok_seeds")]
+    rows = [(n, st) for n, st in rows if st and st.get("median") is not None]
+    if not rows:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(rows) + 2), 4.5))
+    med = [st["median"] for _, st in rows]
+    err = [[m - (st.get("min", m)) for m, (_, st) in zip(med, rows)],
+           [(st.get("max", m)) - m for m, (_, st) in zip(med, rows)]]
+    ax.bar(range(len(rows)), med, yerr=err, capsize=3, color="tab:blue")
+    ax.set_xticks(range(len(rows)), [n for n, _ in rows], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def write_plots(results: dict, folder: Path) -> list[dict]:
     """All plots of a study; returns [{"file", "title", "caption"}] for the reports."""
     folder = Path(folder)
@@ -156,6 +178,13 @@ def write_plots(results: dict, folder: Path) -> list[dict]:
         out.append({"file": p.name, "title": "Throughput vs area, Pareto front",
                     "caption": "Median over seeds. Red = on the Pareto front (no other design has "
                                "both fewer LUT4 and more Mbit/s); squares = external cores."})
+    bar = study.get("bar_metric")
+    if bar:
+        p = plot_bars(aggs, folder / "bars.png", metric=bar, ylabel=bar,
+                      title=f"{study.get('name', '')}: {bar} on {results.get('device', '')}")
+        if p:
+            out.append({"file": p.name, "title": f"{bar} per design",
+                        "caption": "Median over placer seeds; whiskers span min-max."})
     param, group = study.get("x_param"), study.get("group_param")
     if param:
         p = plot_vs_param(aggs, folder / f"fmax_vs_{param}.png", param=param, group=group,

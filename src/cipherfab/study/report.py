@@ -402,6 +402,90 @@ def _ratios_table(doc: Doc, results: dict, aggs: list[dict]):
               align=["l", "r", "r", "r", "l", "l", "l"])
 
 
+def _rankings(doc: Doc, results: dict, aggs: list[dict]):
+    """Our order of the named designs by a metric beside the paper's order."""
+    for r in results.get("study", {}).get("rankings") or []:
+        ours, theirs = [], []
+        for name, sel in r["names"].items():
+            a = _find_agg(aggs, sel)
+            v = median(a, r["metric"]) if a else None
+            if v is not None:
+                ours.append((v, name))
+            try:
+                pv = papers.value(r["paper"], r["table"], name, r["key"])
+            except KeyError:
+                pv = None
+            if pv is not None:
+                theirs.append((pv, name))
+        ours.sort(reverse=True)
+        theirs.sort(reverse=True)
+        nd = 3 if max((v for v, _ in ours), default=1) < 10 else 1
+        doc.p(f"**{r['finding']}** Ours ({r['metric']}, median over seeds): "
+              + (" > ".join(f"{n} {fmt(v, nd)}" for v, n in ours) or "no data")
+              + f". Paper {r['paper']} {r['table']} ({r['key']}): "
+              + (" > ".join(f"{n} {fmt(v, 1)}" for v, n in theirs) or "no data") + ".")
+        both = [n for _, n in ours if n in {m for _, m in theirs}]
+        p_order = [n for _, n in theirs if n in both]
+        k = min(2, len(both))
+        if k:
+            same_top = set(both[:k]) == set(p_order[:k])
+            doc.p(f"Same order: {'yes' if both == p_order else 'no'}; same top {k} "
+                  f"({', '.join(p_order[:k])} in the paper): {'yes' if same_top else 'no'}"
+                  f" (ours: {', '.join(both[:k])}).")
+
+
+def _software_table(doc: Doc, results: dict, aggs: list[dict]):
+    """Measured software baselines beside our fastest point of each cipher (paper 000
+    Table 10's shape)."""
+    rows = []
+    for sw in results.get("software") or []:
+        mine = [a for a in aggs if not a.get("external")
+                and (a.get("params") or {}).get("cipher") == sw["cipher"]
+                and (a.get("params") or {}).get("key_bits", sw["key_bits"]) == sw["key_bits"]]
+        best = max(mine, key=lambda a: median(a, "performance.throughput_ecb_mbps") or 0,
+                   default=None)
+        hw = median(best, "performance.throughput_ecb_mbps") if best else None
+        ks = median(best, "performance.key_setup_ns") if best else None
+        hw_us = ks / 1000 if ks is not None else None
+        if sw.get("error"):
+            rows.append([f"{sw['cipher']}-{sw['key_bits']}", sw["provider"], sw["error"],
+                         "–", "–", _label(best) if best else "–", fmt(hw, 1), "–",
+                         fmt(hw_us, 3), "–"])
+            continue
+        su = sw["throughput_mbps"]
+        rows.append([f"{sw['cipher']}-{sw['key_bits']}", sw["provider"],
+                     f"{sw['algorithm']} ({sw['impl']})", fmt(su, 1), fmt(sw["key_setup_us"], 3),
+                     _label(best) if best else "–", fmt(hw, 1), _ratio_str(hw, su),
+                     fmt(hw_us, 3), _ratio_str(sw["key_setup_us"], hw_us, 1)])
+    if not rows:
+        return
+    cmds = sorted({sw.get("command", "") for sw in results["software"]})
+    doc.table(["Cipher", "software", "algorithm (implementation)", "Mbit/s", "key setup µs",
+               "our fastest core", "Mbit/s", "speed-up", "key setup µs", "key-setup speed-up"],
+              rows, caption="Software on this machine vs our cores (shape of paper 000 Table 10)",
+              notes=["Software measured in this run, one core, on the machine named above, by: "
+                     + "; ".join(f"`{c}`" for c in cmds) + ". Crypto++ prints MiB/s "
+                     "(converted: × 8.389). Speed-up = ours / software (key setup: software / "
+                     "ours). Our key setup = declared key-setup cycles / Fmax."])
+
+
+def _estimates_table(doc: Doc, results: dict):
+    for dev, e in (results.get("estimates") or {}).items():
+        rows = []
+        for a in e.get("aggregates", []):
+            if not a.get("ok_seeds"):
+                continue
+            rows.append([a["label"], stat_cell(a, "area.lut", 0), stat_cell(a, "area.ff", 0),
+                         stat_cell(a, "area.bram", 0), stat_cell(a, "area.dsp", 0),
+                         stat_cell(a, "area.slices", 0)])
+        if rows:
+            doc.table(["Design", "LUT", "FF", "BRAM", "DSP", "slices (estimate)"], rows,
+                      caption=f"Synthesis-only estimates for {dev} (the papers' device family; "
+                              "no place-and-route, no Fmax)",
+                      notes=["Yosys synth_xilinx for the old family, which it marks experimental; "
+                             "compare with the papers' slice counts as an order of magnitude."])
+
+
 #: our shape's columns -> the paper keys that fill them (first present wins)
 _SHAPE = [
     ("LUT", ("lut",)), ("FF", ("ff",)), ("area", ("slices", "area_clb")),
@@ -580,6 +664,12 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
     else:
         doc.p("**No build succeeded**; see the failures below.")
     _published_in_our_shape(doc, results)
+    if aggs and results.get("software"):
+        _software_table(doc, results, aggs)
+    if aggs and study.get("rankings"):
+        doc.h(2, "Rankings beside the papers")
+        _rankings(doc, results, aggs)
+    _estimates_table(doc, results)
 
     if aggs and study.get("ratios"):
         doc.h(2, "Relative findings beside the papers")

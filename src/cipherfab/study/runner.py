@@ -620,13 +620,22 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     started, t0 = _now(), time.time()
     backend: dict = {}
     interrupted = None
+    software, estimates, records = None, {}, []
+    run = dict(build=build, source_fn=source_fn, jobs=jobs, scheduler=scheduler, inline=inline,
+               use_cache=use_cache, console=console, show_progress=show_progress,
+               out=str(folder))
     try:
-        records = sweep(points, seeds, device=device, build=build, source_fn=source_fn,
-                        jobs=jobs, scheduler=scheduler, inline=inline, use_cache=use_cache,
-                        console=console, show_progress=show_progress, backend_info=backend,
-                        title=f"study {study.name}", out=str(folder))
+        if study.software:  # first, while the machine is quiet: one core, no builds beside it
+            from .software import measure
+            software = measure(study.points)
+        records = sweep(points, seeds, device=device, backend_info=backend,
+                        title=f"study {study.name}", **run)
+        for est in study.estimates:
+            recs = sweep(points, [1], device=est, title=f"study {study.name}: {est} estimates",
+                         **run)
+            estimates[est] = {"records": recs, "aggregates": aggregate(recs, points)}
     except KeyboardInterrupt as e:
-        records = getattr(e, "partial_records", [])
+        records = records or getattr(e, "partial_records", [])
         interrupted = e
     wall = time.time() - t0
     results = {
@@ -641,6 +650,14 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
                       "stage": r.get("stage"), "error": r.get("error")}
                      for r in records if r.get("status") != "ok"],
     }
+    if software is not None:
+        results["software"] = software
+    if estimates:
+        results["estimates"] = estimates
+        results["failures"] += [{"label": f"{r.get('study_point')} ({est})", "seed": r.get("seed"),
+                                 "stage": r.get("stage"), "error": r.get("error")}
+                                for est, e in estimates.items() for r in e["records"]
+                                if r.get("status") != "ok"]
     n_ok = sum(1 for r in records if r.get("status") == "ok")
     results["summary"] = {"builds": len(points) * len(seeds), "finished": len(records),
                           "ok": n_ok, "failed": len(records) - n_ok}

@@ -54,6 +54,20 @@ class Ratio:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Rank named designs by ``metric`` (median over seeds, highest first) beside the
+    paper's ranking of the same names by its ``key`` in ``table``: does the paper's
+    order hold?  ``names`` maps a paper row label to our point selection."""
+
+    finding: str
+    metric: str
+    names: dict
+    paper: str
+    table: str
+    key: str
+
+
 @dataclass
 class Study:
     name: str
@@ -67,10 +81,16 @@ class Study:
     published: list[Published] = field(default_factory=list)
     ratios: list[Ratio] = field(default_factory=list)
     budget_minutes: float | None = None  #: expected wall time on 2 cores, for the report
+    rankings: list[Ranking] = field(default_factory=list)
+    #: synthesis-only devices (e.g. ``xcv``, Virtex) whose LUT counts go beside ours, seed 1
+    estimates: tuple[str, ...] = ()
+    software: bool = False              #: measure the ciphers' software baselines (study.software)
+    bar_metric: str | None = None       #: one bar per design of this metric (e.g. Mbit/s per LUT4)
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d["seeds"] = list(self.seeds)
+        d["estimates"] = list(self.estimates)
         return d
 
 
@@ -274,6 +294,10 @@ def _finalist(cipher: str, **params) -> dict:
     return {"cipher": cipher, "arch": "iterative", "key_bits": 128, "direction": "encrypt", **params}
 
 
+#: paper 000's row names -> our point of that cipher (the paper's AES round was a T-box ROM)
+_FINALIST_NAMES = {"Rijndael": _finalist("aes", sbox="tbox"), "Serpent": _finalist("serpent"),
+                   "Twofish": _finalist("twofish"), "RC6": _finalist("rc6")}
+
 FINALISTS = Study(
     name="finalists",
     title="The AES finalists as single-round iterative cores (paper 000 Tables 1-9 shape)",
@@ -287,7 +311,17 @@ FINALISTS = Study(
     device="ecp5-85k",
     group_param="cipher",
     budget_minutes=30,
-    published=[Published("000", f"Table {n}") for n in range(1, 10)],
+    software=True,
+    estimates=("xcv",),
+    bar_metric="performance.mbps_per_lut4",
+    rankings=[
+        Ranking("Throughput per area: do Rijndael and Serpent suit the FPGA best?",
+                "performance.mbps_per_lut4", _FINALIST_NAMES, "000", "Table 7",
+                "throughput_per_slice_kbps"),
+        Ranking("Throughput: does the paper's order hold?", "performance.throughput_ecb_mbps",
+                _FINALIST_NAMES, "000", "Table 7", "throughput_mbps"),
+    ],
+    published=[Published("000", f"Table {n}") for n in range(1, 12)],
     ratios=[
         Ratio(f"{name} / Rijndael: Mbit/s per LUT4 (paper: Kbit/s per slice)",
               "performance.mbps_per_lut4", _finalist(cipher), _finalist("aes", sbox="tbox"),

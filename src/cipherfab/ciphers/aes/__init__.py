@@ -120,4 +120,5 @@ CIPHER = Cipher(
     architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
+    software=(("openssl", "AES"), ("cryptopp", "AES")),
 )
