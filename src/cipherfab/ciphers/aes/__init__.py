@@ -109,6 +109,40 @@ INTERLEAVED = Architecture(
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )
 
+def key_check(text, bits: int) -> str | None:
+    """Why ``text`` is not a ``bits``-bit key in hex, or None."""
+    t = str(text)
+    if len(t) != bits // 4 or any(c not in "0123456789abcdefABCDEF" for c in t):
+        return f"--key {t!r}: a {bits}-bit key is {bits // 4} hex digits"
+    return None
+
+
+KEY_SPECIFIC = Architecture(
+    name="key_specific",
+    summary="AES-128 encryption for one built-in key (--key HEX), the iterative core with the key "
+            "stated as paper 004's variants: fixed_key, fixed_round_key, xor_collapse, "
+            "xor_by_rom_all, xor_by_rom_partial",
+    core="cipherfab.ciphers.aes.key_specific:KeySpecificAES",
+    params=(Param("key_bits", (128,), 128, "key size in bits (key-specific cores: AES-128)"),
+            Param("direction", ("encrypt",), "encrypt", "encrypt"),
+            Param("sbox", ("rom", "lut", "composite"), "rom",
+                  "S-box style (paper 004: block RAM)"),
+            Param("variant", ("fixed_key", "fixed_round_key", "xor_collapse", "xor_by_rom_all",
+                              "xor_by_rom_partial"), "xor_collapse",
+                  "how the key is built in (paper 004)"),
+            Param("key", None, "00000000000000000000000000000000",
+                  "the built-in AES-128 key, 32 hex digits (default: the all-zero key of the "
+                  "GFSbox and VarTxt KAT files)",
+                  check=lambda v: key_check(v, 128))),
+    rules=(Rule("--variant xor_by_rom_* keeps AddRoundKey in the S-box block RAMs: use --sbox rom",
+                lambda v: v["variant"].startswith("xor_by_rom") and v["sbox"] != "rom"),),
+    test_points=(
+        {"variant": "xor_by_rom_all", "sbox": "rom"},
+        {"variant": "xor_collapse", "sbox": "lut", "key": "2b7e151628aed2a6abf7158809cf4f3c"},
+    ),
+    paper="004 (Fig. 1 and section 3: key-specific variants of an iterative core)",
+)
+
 _KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
 
 CIPHER = Cipher(
@@ -117,7 +151,7 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE),
+    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE, KEY_SPECIFIC),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
     software=(("openssl", "AES"), ("cryptopp", "AES")),

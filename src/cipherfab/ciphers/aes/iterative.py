@@ -106,11 +106,20 @@ class IterativeAES(wiring.Component):
             parts={"key_schedule": "key_schedule", "datapath": "datapath"},
         )))
 
+    def key_schedule(self) -> wiring.Component:
+        """The round-key source (:class:`~.key_schedule.KeySchedule`'s ports); a key-specific
+        core (:mod:`.key_specific`) gives its own."""
+        return KeySchedule(self.key_bits, self.encrypt, self.decrypt, key_sbox(self.sbox),
+                           self.folded)
+
+    def datapath(self, m: Module, ks) -> wiring.Component:
+        """The round (:class:`RoundDatapath`'s ports)."""
+        return RoundDatapath(self.encrypt, self.decrypt, self.sbox, self.folded)
+
     def elaborate(self, platform):
         m = Module()
-        m.submodules.key_schedule = ks = KeySchedule(self.key_bits, self.encrypt, self.decrypt,
-                                                     key_sbox(self.sbox), self.folded)
-        m.submodules.datapath = dp = RoundDatapath(self.encrypt, self.decrypt, self.sbox, self.folded)
+        m.submodules.key_schedule = ks = self.key_schedule()
+        m.submodules.datapath = dp = self.datapath(m, ks)
 
         in_flight = Signal()
         last = in_flight & ks.last
@@ -118,12 +127,13 @@ class IterativeAES(wiring.Component):
         start = self.block_in.valid & self.block_in.ready
         block, flag, _ = payload_parts(self)
         start_decrypt = self.decrypt if flag is None else flag
+        key = getattr(self, "key", None)                   # no key port: a key-specific core
 
         m.d.comb += [
-            self.key.ready.eq(~in_flight),
-            self.block_in.ready.eq(ks.ready & free & ~self.key.valid),
-            ks.key.eq(self.key.payload),
-            ks.load.eq(self.key.valid & self.key.ready),
+            key.ready.eq(~in_flight) if key is not None else [],
+            self.block_in.ready.eq(ks.ready & free & (~key.valid if key is not None else 1)),
+            ks.key.eq(key.payload) if key is not None else [],
+            ks.load.eq(key.valid & key.ready) if key is not None else [],
             ks.start.eq(start), ks.start_decrypt.eq(start_decrypt),
             dp.block.eq(block), dp.start.eq(start), dp.start_decrypt.eq(start_decrypt),
             dp.advance.eq(in_flight & ~ks.last), dp.decrypting.eq(ks.decrypting),

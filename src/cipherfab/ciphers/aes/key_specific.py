@@ -1,0 +1,206 @@
+"""Key-specific AES-128 encryption cores: one circuit per key (paper 004).
+
+Theory of operation
+-------------------
+Each variant is the iterative core (:class:`~.iterative.IterativeAES`: load, ten
+rounds, result registered; 11 clocks latency, 10 per block back to back) with the
+key built into the circuit instead of taken on a port.  Paper 004's variants differ
+only in how the HDL states the key, which is what decides how much the tools can
+fold away:
+
+``fixed_key``
+    the generic on-the-fly key schedule with its key input tied to the constant (a
+    one-cycle load after reset); optimization is left to the tools.
+``fixed_round_key``
+    the key schedule replaced by a multiplexer of the 11 precomputed round keys,
+    selected by the round counter.
+``xor_collapse``
+    AddRoundKey written per bit as a wire or an inverter: bit i of a round's output
+    is ``y[i]`` or ``~y[i]`` by the constant bit ``k[n][i]``, the round-key multiplexer
+    folded into that choice.
+``xor_by_rom_all`` / ``xor_by_rom_partial``
+    AddRoundKey in block RAM: each of the 16 S-box ROMs is indexed by (round, byte)
+    and holds ``S(byte ^ k[n][lane])``, so a round's key addition and SubBytes are
+    one synchronous look-up (page n for the S-boxes that start round n + 1).  ``all``:
+    pages 0-9 carry round keys 0-9 (the load's key addition is in page 0) and page 9
+    also round key 10 (the last round has no MixColumns, so its key addition moves
+    before ShiftRows: each lane adds the key byte its ShiftRows position needs).  The
+    key then lives only in ROM contents: the design for another key differs in
+    block-RAM initial values alone (the re-keying of the key-specific issue).
+    ``partial``: rounds 1-9 in pages 1-9, rounds 0 and 10 collapsed into wires and
+    inverters (the load path and the output), page 0 the plain S-box.
+
+The variants are checked against the reference for their key; the key is part of
+the top-module name.  Decryption and the other key sizes are not built (paper 004
+built AES-128 encryption).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ...hw.info import CoreInfo, CoreSignature
+from .iterative import IterativeAES, RoundDatapath
+from .key_schedule import KeySchedule
+from .reference import SBOX, _shift_rows, round_keys
+from .round import bytes_of, final_round, from_bytes, key_sbox, mix_columns, shift_rows
+
+VARIANTS = ("fixed_key", "fixed_round_key", "xor_collapse", "xor_by_rom_all", "xor_by_rom_partial")
+NR = 10
+
+
+def as_int(k: bytes) -> int:
+    """A round key as the 128-bit value of the datapath (byte 0 in the top bits)."""
+    return int.from_bytes(k, "big")
+
+
+def collapse(y, bits: list[int], n=None):
+    """``y ^ k`` for a constant key, per bit a wire or an inverter.  ``bits[i]`` is bit
+    ``i`` of the key, or, with ``n``, a mask over rounds (bit n = that round's key bit)."""
+    out = []
+    for i in range(len(y)):
+        if n is None:
+            out.append(~y[i] if bits[i] else y[i])
+        else:
+            out.append(Mux(Const(bits[i], NR + 1).bit_select(n, 1), ~y[i], y[i]))
+    return Cat(*out)
+
+
+class ConstantKeySchedule(wiring.Component):
+    """:class:`~.key_schedule.KeySchedule`'s ports for one built-in key (encrypt)."""
+
+    def __init__(self, key: bytes, variant: str, sbox: str):
+        self.key_value, self.variant, self.sbox = key, variant, sbox
+        self.rks = [as_int(k) for k in round_keys(key)]
+        super().__init__({
+            "key": In(128), "load": In(1), "start": In(1), "start_decrypt": In(1),
+            "first_key": Out(128), "round_key": Out(128), "ready": Out(1), "busy": Out(1),
+            "last": Out(1), "decrypting": Out(1), "n": Out(range(NR + 1)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        if self.variant == "fixed_key":   # the generic schedule, its key tied to the constant
+            m.submodules.schedule = ks = KeySchedule(128, True, False, key_sbox(self.sbox))
+            loaded = Signal()
+            m.d.sync += loaded.eq(1)
+            m.d.comb += [ks.key.eq(as_int(self.key_value)), ks.load.eq(~loaded),
+                         ks.start.eq(self.start), ks.start_decrypt.eq(0)]
+            for name in ("first_key", "round_key", "ready", "busy", "last", "decrypting"):
+                m.d.comb += getattr(self, name).eq(getattr(ks, name))
+            return m
+        n = self.n              # r in round r (1..Nr); 0 after reset; stays at Nr until a start
+        mid = (n != 0) & (n != NR)
+        with m.If(self.start):
+            m.d.sync += n.eq(1)
+        with m.Elif(mid):
+            m.d.sync += n.eq(n + 1)
+        m.d.comb += [self.ready.eq(1), self.last.eq(~mid), self.first_key.eq(self.rks[0])]
+        if self.variant == "fixed_round_key":
+            m.d.comb += self.round_key.eq(Array(Const(k, 128) for k in self.rks)[n])
+        # xor_collapse and the ROM variants add round keys by collapse (in the datapath)
+        return m
+
+
+class CollapsedRound(RoundDatapath):
+    """The round with AddRoundKey as wires and inverters chosen by the round counter."""
+
+    def __init__(self, rks: list[int], sbox: str, n):
+        self.rks, self.n = rks, n
+        super().__init__(True, False, sbox)
+
+    def masks(self) -> list[int]:
+        """Per datapath bit: its key bit in every round (bit r = round r)."""
+        return [sum(((k >> i) & 1) << r for r, k in enumerate(self.rks)) for i in range(128)]
+
+    def elaborate(self, platform):
+        m = Module()
+        from .round import sub_bytes_unit
+        m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, True, False)
+        state, masks = sboxes.y, self.masks()
+        middle = collapse(mix_columns(m, shift_rows(state)), masks, self.n)
+        m.d.comb += [
+            sboxes.x.eq(Mux(self.start, collapse(self.block, [(k >> 0) & 1 for k in masks]), middle)),
+            sboxes.en.eq(self.start | self.advance),
+            self.result.eq(collapse(shift_rows(state), [(k >> NR) & 1 for k in masks])),
+        ]
+        return m
+
+
+class KeyedRomRound(CollapsedRound):
+    """The round with AddRoundKey inside the S-box ROMs (xor_by_rom_all / _partial)."""
+
+    def __init__(self, rks: list[int], n, partial: bool):
+        self.partial = partial
+        super().__init__(rks, "rom", n)
+
+    def pages(self, lane: int) -> list[int]:
+        """ROM contents of one byte lane: page p holds S(x ^ k[p][lane]) (partial: page 0
+        is the plain S-box)."""
+        def key_byte(r, i):
+            return (self.rks[r] >> (8 * (15 - i))) & 0xFF
+        # all: the last page also adds round key 10 (ShiftRows moves lane L to position j)
+        j = _shift_rows(list(range(16))).index(lane)
+        last = 0 if self.partial else key_byte(NR, j)
+        out = []
+        for p in range(NR):
+            kb = 0 if (p == 0 and self.partial) else key_byte(p, lane)
+            out += [SBOX[x ^ kb] ^ (last if p == NR - 1 else 0) for x in range(256)]
+        return out
+
+    def elaborate(self, platform):
+        m = Module()
+        masks = self.masks()
+        pre = Signal(128)
+        state = Signal(128)
+        page = Signal(range(16))
+        load = collapse(self.block, [m_ & 1 for m_ in masks]) if self.partial else self.block
+        m.d.comb += [pre.eq(Mux(self.start, load, mix_columns(m, shift_rows(state)))),
+                     page.eq(Mux(self.start, 0, self.n))]
+        lanes_in, lanes_out = bytes_of(pre), []
+        for lane in range(16):
+            rom = Memory(shape=8, depth=NR * 256, init=self.pages(lane))
+            m.submodules[f"keyed_sbox{lane}"] = rom
+            port = rom.read_port(domain="sync", transparent_for=())
+            m.d.comb += [port.addr.eq(Cat(lanes_in[lane], page)), port.en.eq(self.start | self.advance)]
+            lanes_out.append(port.data)
+        final = shift_rows(state)
+        if self.partial:
+            final = collapse(final, [(k >> NR) & 1 for k in masks])
+        m.d.comb += [state.eq(from_bytes(lanes_out)), self.result.eq(final)]
+        return m
+
+
+class KeySpecificAES(IterativeAES):
+    """AES-128 encryption for one built-in key, as one of paper 004's variants."""
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
+                 variant: str = "xor_collapse", key: str = "000102030405060708090a0b0c0d0e0f"):
+        self.key_bytes, self.variant = bytes.fromhex(key), variant
+        self.key_bits, self.direction, self.sbox = 128, "encrypt", sbox
+        self.encrypt, self.decrypt, self.folded, self.nr = True, False, False, NR
+        wiring.Component.__init__(self, CoreSignature(CoreInfo(
+            cipher="aes", arch="key_specific",
+            params={"key_bits": 128, "direction": "encrypt", "sbox": sbox, "variant": variant,
+                    "key": key.lower()},
+            block_bits=128, key_bits=128, key_bits_effective=128, key_interface="none",
+            fixed_key=key.lower(), directions=("encrypt",),
+            latency=NR + 1, cycles_per_block=NR, cycles_per_block_feedback=NR + 1,
+            blocks_in_flight=1, key_setup_cycles=0,
+            parts={"key_schedule": "key_schedule", "datapath": "datapath"},
+            notes=(f"key-specific ({variant}): built for one key, given in fixed_key",),
+        )))
+
+    def key_schedule(self):
+        return ConstantKeySchedule(self.key_bytes, self.variant, self.sbox)
+
+    def datapath(self, m, ks):
+        rks = [as_int(k) for k in round_keys(self.key_bytes)]
+        if self.variant == "xor_collapse":
+            return CollapsedRound(rks, self.sbox, ks.n)
+        if self.variant.startswith("xor_by_rom"):
+            return KeyedRomRound(rks, ks.n, self.variant.endswith("partial"))
+        return RoundDatapath(True, False, self.sbox)
