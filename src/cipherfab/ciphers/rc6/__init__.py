@@ -1,7 +1,11 @@
 """RC6 (w = 32, r = 20; AES finalist): the registry entry.  The reference model is in
 :mod:`.model` (checked against the NESSIE file), the iterative core in :mod:`.iterative`."""
 
+from ...hw.mul import STYLE_HELP as MUL_HELP, STYLES as MUL_STYLES
 from ...registry import Architecture, Cipher, Param
+
+#: the multiplier style; MARS declares the same parameter (one --mul option for both)
+MUL = Param("mul", MUL_STYLES, "dsp", MUL_HELP, quiet_default=True)
 
 ITERATIVE = Architecture(
     name="iterative",
@@ -9,8 +13,8 @@ ITERATIVE = Architecture(
             "from a 44-word memory filled by the key schedule in 132 clocks",
     core="cipherfab.ciphers.rc6.iterative:IterativeRC6",
     params=(Param("key_bits", (128, 192, 256), 128, "key size in bits"),
-            Param("direction", ("encrypt",), "encrypt", "encrypt")),
-    test_points=({"key_bits": 128}, {"key_bits": 256}),
+            Param("direction", ("encrypt",), "encrypt", "encrypt"), MUL),
+    test_points=({"key_bits": 128}, {"key_bits": 256, "mul": "logic"}),
     paper="000 (single-round core)",
 )
 
