@@ -39,11 +39,16 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..errors import CipherfabError
+from ..registry import Param
 
 STYLES = ("dsp", "logic")
-STYLE_HELP = ("32x32 multiplier (low 32 bits): dsp (Amaranth '*', mapped onto ECP5 MULT18X18D "
+#: the registry parameter every core with this multiplier declares (RC6, MARS: one --mul);
+#: a quiet default, so RC6's names and Verilog from before the option stay as they were
+PARAM = Param("mul", STYLES, "dsp",
+              "32x32 multiplier (low 32 bits): dsp (Amaranth '*', mapped onto ECP5 MULT18X18D "
               "blocks) or logic (paper 000's partial-product multiplier: AND terms summed in an "
-              "explicit adder tree, only the terms the low 32 bits need; no DSP blocks)")
+              "explicit adder tree, only the terms the low 32 bits need; no DSP blocks)",
+              quiet_default=True)
 
 
 def mul_low(m: Module | None, a, b, style: str = "dsp", width: int = 32, name: str = "mul") -> Value:

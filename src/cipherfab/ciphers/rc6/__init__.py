@@ -1,11 +1,8 @@
 """RC6 (w = 32, r = 20; AES finalist): the registry entry.  The reference model is in
 :mod:`.model` (checked against the NESSIE file), the iterative core in :mod:`.iterative`."""
 
-from ...hw.mul import STYLE_HELP as MUL_HELP, STYLES as MUL_STYLES
+from ...hw.mul import PARAM as MUL
 from ...registry import Architecture, Cipher, Param
-
-#: the multiplier style; MARS declares the same parameter (one --mul option for both)
-MUL = Param("mul", MUL_STYLES, "dsp", MUL_HELP, quiet_default=True)
 
 ITERATIVE = Architecture(
     name="iterative",
