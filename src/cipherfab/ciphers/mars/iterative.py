@@ -28,8 +28,8 @@ steps.  In the fourth stirring pass the new ``T[i]`` is final and is written to
 5..35) needs ``K[g-1] = T[i-4]``, which the same pass finished 4 steps earlier
 (slot 11), so it is applied on the way into the memory: ``w = K | 3``, the run
 mask ``M`` (bits 2..30 inside a run of >= 10 equal bits, both neighbours equal)
-as logic, ``K = w ^ ((B[K & 3] <<< K[g-1]) & M)``.  The last word is written in
-step 14 of the last pass' (``4·13 mod 15 = 7``), the 299th step; the whitening
+as logic, ``K = w ^ ((B[K & 3] <<< K[g-1]) & M)``.  The last word, ``K[37]``, is
+written in step i = 13 of the last pass (``4·13 mod 15 = 7``), the 299th step; the whitening
 words ``K[0..3]``, ``K[36..39]`` are also kept in registers as they are written (a
 block's load needs four words at once).  A key is set up 300 clocks after it is
 taken (paper 000 found MARS' key setup the slowest of the finalists', without
@@ -45,7 +45,7 @@ shared multiplier, :mod:`cipherfab.hw.mul`: ``dsp`` or ``logic``, as RC6's),
 rounds 2, 3, 6, 7 are made at the end of the round before, so the S-box addresses
 see them.  The last backward round subtracts ``K[36..39]`` into the output
 register.  A block takes 33 clocks (load, 32 rounds), whatever the key or data
-(paper 000: 32 clocks per block, its load overlapping the previous block).
+(paper 000 reports 32 clocks per block; here the load is a clock of its own).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class IterativeMARS(wiring.Component):
             cycles_per_block_feedback=ROUNDS + 1,
             blocks_in_flight=1,
             key_setup_cycles=KEY_SETUP,
-            parts={"key_schedule": "key_schedule"},
+            parts={},                            # one module: memories and logic are not submodules
         )))
 
     def elaborate(self, platform):
