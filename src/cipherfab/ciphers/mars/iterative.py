@@ -137,7 +137,7 @@ class IterativeMARS(wiring.Component):
         setup, have_key = Signal(), Signal()
         new = Signal(32)
         m.d.comb += new.eq(Mux(p == 0,
-                               ring[0] ^ (ring[8] ^ ring[13]).rotate_left(3) ^ (4 * i + j),
+                               ring[0] ^ (ring[8] ^ ring[13]).rotate_left(3) ^ Cat(j, i),   # 4i + j
                                (ring[0] + q[0])[:32].rotate_left(9)))
         last_step = setup & (j == 3) & (p == 4) & (i == LAST_I)
         # where the final T[i] goes: K[10j + (4i mod 15)], fixed up if a multiplication key
@@ -148,7 +148,7 @@ class IterativeMARS(wiring.Component):
                 with m.Case(step):
                     m.d.comb += [local.eq(k), writes.eq(1)]
         index = Signal(range(40))
-        m.d.comb += index.eq(10 * j + local)
+        m.d.comb += index.eq((j << 3) + (j << 1) + local)  # 10j: shifts, no $mul cell (DSP)
         mult_key = local[0] & (index >= 5) & (index <= 35)
         w = new | 3
         bword = Signal(32)
@@ -233,8 +233,8 @@ class IterativeMARS(wiring.Component):
             m.d.comb += [roms[k].addr.eq(Cat(next_d0[8 * k:8 * k + 8], backward ^ (k & 1))),
                          roms[k].en.eq(advance)]
         # port a: K[2i+4] of core round i = nxt - 8, a round early (clock nxt); port b: K[2i+5]
-        m.d.comb += [ka.addr.eq(Mux((nxt >= 8) & (nxt < 24), 2 * nxt - 12, 0)),
-                     kb.addr.eq(Mux((nxt >= 9) & (nxt < 25), 2 * nxt - 13, 0)),
+        m.d.comb += [ka.addr.eq(Mux((nxt >= 8) & (nxt < 24), (nxt << 1) - 12, 0)),
+                     kb.addr.eq(Mux((nxt >= 9) & (nxt < 25), (nxt << 1) - 13, 0)),
                      ka.en.eq(advance), kb.en.eq(advance)]
 
         m.d.comb += [
