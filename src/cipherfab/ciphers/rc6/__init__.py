@@ -1,6 +1,7 @@
 """RC6 (w = 32, r = 20; AES finalist): the registry entry.  The reference model is in
 :mod:`.model` (checked against the NESSIE file), the iterative core in :mod:`.iterative`."""
 
+from ...hw.mul import PARAM as MUL
 from ...registry import Architecture, Cipher, Param
 
 ITERATIVE = Architecture(
@@ -9,8 +10,8 @@ ITERATIVE = Architecture(
             "from a 44-word memory filled by the key schedule in 132 clocks",
     core="cipherfab.ciphers.rc6.iterative:IterativeRC6",
     params=(Param("key_bits", (128, 192, 256), 128, "key size in bits"),
-            Param("direction", ("encrypt",), "encrypt", "encrypt")),
-    test_points=({"key_bits": 128}, {"key_bits": 256}),
+            Param("direction", ("encrypt",), "encrypt", "encrypt"), MUL),
+    test_points=({"key_bits": 128}, {"key_bits": 256, "mul": "logic"}),
     paper="000 (single-round core)",
 )
 

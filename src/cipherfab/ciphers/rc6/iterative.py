@@ -14,10 +14,16 @@ rounds, whose keys come out of its last pass).
 
 Encryption: the load adds ``S[0]``, ``S[1]`` to B and D; each of the 20 rounds
 computes ``t = (B(2B+1)) <<< 5``, ``u = (D(2D+1)) <<< 5`` (two 32x32 multipliers
-keeping the low 32 bits; Yosys maps them onto ECP5 DSP blocks), the data-dependent
+keeping the low 32 bits, :mod:`cipherfab.hw.mul`), the data-dependent
 rotations and the additions of ``S[2r]``, ``S[2r+1]`` (two read ports, addressed a
 round ahead), and turns the registers; a last clock adds ``S[42]``, ``S[43]`` into
 the output register.  A block takes 22 clocks, whatever the key or data.
+
+The multipliers (``mul``): ``dsp`` (the default) writes ``*`` and Yosys maps each onto
+ECP5 MULT18X18D blocks; ``logic`` is paper 000's choice, a partial-product multiplier
+that builds only the terms of the low 32 bits and sums them in an explicit adder tree
+(no DSP blocks: for FPGAs without them, or to compare).  Both are combinational, so
+the cycle counts are the same; the default's Verilog is unchanged by the option.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.mul import mul_low
 from ...hw.words import from_le_words as from_words, le_words as words_of
 from .model import P32, Q32, R
 
@@ -39,19 +46,22 @@ def rol(x, n) -> "Value":
     return (Cat(x, x) << n[:5])[32:64]
 
 
-def f(x):
+def f(m, x, style: str, name: str):
     """``(x(2x+1)) <<< 5``: the multiply keeps the low 32 bits."""
-    return (x * Cat(Const(1, 1), x))[:32].rotate_left(5)
+    return mul_low(m, x, Cat(Const(1, 1), x), style, name=name).rotate_left(5)
 
 
 class IterativeRC6(wiring.Component):
     """RC6-32/20 encryption, 128/192/256-bit keys, one round per clock."""
 
-    def __init__(self, key_bits: int = 128, direction: str = "encrypt"):
-        self.key_bits = key_bits
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", mul: str = "dsp"):
+        self.key_bits, self.mul = key_bits, mul
+        params = {"key_bits": key_bits, "direction": direction}
+        if mul != "dsp":                                  # the default's sidecar as before
+            params["mul"] = mul
         super().__init__(CoreSignature(CoreInfo(
             cipher="rc6", arch="iterative",
-            params={"key_bits": key_bits, "direction": direction},
+            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=R + 2,                       # load, 20 rounds, output whitening
@@ -121,7 +131,7 @@ class IterativeRC6(wiring.Component):
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)
         A, B, C, D = x
-        t, u = f(B), f(D)
+        t, u = f(m, B, self.mul, "mul_t"), f(m, D, self.mul, "mul_u")
         with m.If(start):
             w = words_of(block)
             m.d.sync += [A.eq(w[0]), B.eq(w[1] + s0), C.eq(w[2]), D.eq(w[3] + s1),
