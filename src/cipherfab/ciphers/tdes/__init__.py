@@ -45,8 +45,9 @@ CIPHER = Cipher(
     reference="cipherfab.ciphers.tdes.model:Model",
     architectures=(ITERATIVE, PIPELINE),
     aliases=("tdes", "tripledes", "des", "tdea", "3des", "tecb", "tmovs"),
-    # the SP 800-20 tables are single DES (KEYs = one key, K1 = K2 = K3): 64-bit keys only
+    # the SP 800-20 tables are single DES (KEYs = one key, K1 = K2 = K3): 64-bit keys only;
+    # NIST's TDES ECB examples: one 3-key (192) and one K3 = K1 (128) example, both directions
     kat_files=lambda key_bits: ([f"tdes/KAT_TDES/TECB{k}.rsp" for k in _ECB_KAT]
-                                if key_bits == 64 else []),
+                                if key_bits == 64 else ["tdes/nist_examples/TDES_ECB.txt"]),
     effective_key_bits=lambda key_bits: key_bits // 8 * 7,
 )
