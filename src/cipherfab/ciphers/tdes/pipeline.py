@@ -73,7 +73,7 @@ class PipelinedTDES(wiring.Component):
             cycles_per_block_feedback=depth + 2,    # the next input offered as this output is taken
             blocks_in_flight=depth,
             key_setup_cycles=1,                     # subkeys are wiring from the key register
-            parts={"buffer": "buffer", **{f"f{g}": "datapath" for g in range(1, n + 1)}},
+            parts={"f": "datapath", "buffer": "buffer"},   # prefixes: f1 .. fN, the rounds
             notes=NOTES,
         )))
 
