@@ -7,6 +7,7 @@ import re
 
 from .cryptopp_val import looks_like as _cryptopp_val, parse_cryptopp_val
 from .nessie import nessie_cipher_named, parse_nessie
+from .nist_example import example_cipher_named, looks_like as _nist_example, parse_nist_example
 from .records import VectorRecord, fail, read_lines
 from .rsp import parse_rsp, rsp_cipher_named
 from .submission import parse_submission, submission_cipher_named
@@ -15,12 +16,13 @@ __all__ = ["parse_file", "detect_format", "cipher_named", "parse_rsp", "parse_su
            "parse_nessie"]
 
 _NAMED = {"cavp": rsp_cipher_named, "submission": submission_cipher_named,
-          "nessie": nessie_cipher_named, "cryptopp-val": lambda lines: None}
+          "nessie": nessie_cipher_named, "cryptopp-val": lambda lines: None,
+          "nist-example": example_cipher_named}
 
 
 def detect_format(path) -> str:
-    """``"cavp"``, ``"submission"``, ``"nessie"`` or ``"cryptopp-val"``, from the name and
-    the text."""
+    """``"cavp"``, ``"submission"``, ``"nessie"``, ``"cryptopp-val"`` or ``"nist-example"``,
+    from the name and the text."""
     lines = read_lines(path)
     if str(path).lower().endswith(".rsp"):
         return "cavp"
@@ -35,8 +37,10 @@ def detect_format(path) -> str:
             return "cavp"
     if _cryptopp_val(lines):
         return "cryptopp-val"
-    raise fail(path, None, "unrecognised vector-file format "
-                           "(expected NIST .rsp, AES-submission, NESSIE or Crypto++ *val.dat)")
+    if _nist_example(lines):
+        return "nist-example"
+    raise fail(path, None, "unrecognised vector-file format (expected NIST .rsp, AES-submission, "
+                           "NESSIE, Crypto++ *val.dat or a NIST TDES example text)")
 
 
 def cipher_named(path, format: str | None = None) -> str | None:
@@ -68,4 +72,6 @@ def parse_file(path, block_bytes: int = 16, byte_reversed: bool = False,
         return parse_nessie(path, block_bytes)
     if fmt == "cryptopp-val":
         return parse_cryptopp_val(path, block_bytes)
+    if fmt == "nist-example":
+        return parse_nist_example(path, block_bytes)
     raise fail(path, None, f"unknown vector-file format {fmt!r}")

@@ -22,7 +22,7 @@ __all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
            "normalise_cipher_name", "header_name"]
 
 #: Source formats a record can come from (each has its own Monte-Carlo rules).
-FORMATS = ("cavp", "submission", "nessie", "cryptopp-val")
+FORMATS = ("cavp", "submission", "nessie", "cryptopp-val", "nist-example")
 
 
 @dataclass
