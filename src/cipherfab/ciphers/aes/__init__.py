@@ -143,6 +143,23 @@ KEY_SPECIFIC = Architecture(
     paper="004 (Fig. 1 and section 3: key-specific variants of an iterative core)",
 )
 
+KEY_SPECIFIC_PIPELINE = Architecture(
+    name="key_specific_pipeline",
+    summary="the full pipeline (fixed round keys) for one built-in key (--key HEX): paper 004's "
+            "pl_fixed_key, pl_fixed_round_key, pl_xor_collapse",
+    core="cipherfab.ciphers.aes.key_specific:KeySpecificPipelinedAES",
+    params=(Param("key_bits", (128,), 128, "key size in bits (key-specific cores: AES-128)"),
+            Param("direction", ("encrypt",), "encrypt", "encrypt"),
+            Param("sbox", ("rom", "lut", "composite", "tbox"), "rom", "S-box style"),
+            Param("stages", STAGES, 1, STAGES_HELP),
+            Param("variant", ("fixed_key", "fixed_round_key", "xor_collapse"), "xor_collapse",
+                  "how the key is built in (paper 004's pl_ variants)"),
+            KEY_SPECIFIC.param("key")),
+    test_points=({"variant": "xor_collapse", "sbox": "rom", "stages": 1,
+                  "key": "2b7e151628aed2a6abf7158809cf4f3c"},),
+    paper="004 (pl_ variants, Table 1)",
+)
+
 _KAT = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
 
 CIPHER = Cipher(
@@ -151,7 +168,8 @@ CIPHER = Cipher(
     block_bits=128,
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
-    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE, KEY_SPECIFIC),
+    architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE, KEY_SPECIFIC,
+                   KEY_SPECIFIC_PIPELINE),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
     software=(("openssl", "AES"), ("cryptopp", "AES")),

@@ -30,12 +30,15 @@ fold away:
     ``partial``: rounds 1-9 in pages 1-9, rounds 0 and 10 collapsed into wires and
     inverters (the load path and the output), page 0 the plain S-box.
 
-The variants are checked against the reference for their key; the key is part of
-the top-module name.  Decryption and the other key sizes are not built (paper 004
+:class:`KeySpecificPipelinedAES` gives the pipelined ``pl_`` forms of the first
+three (paper 004 left out the ROM ones: too many block RAMs).  The variants are
+checked against the reference for their key; the key is part of the top-module name.  Decryption and the other key sizes are not built (paper 004
 built AES-128 encryption).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
@@ -45,6 +48,8 @@ from amaranth.lib.wiring import In, Out
 from ...hw.info import CoreInfo, CoreSignature
 from .iterative import IterativeAES, RoundDatapath
 from .key_schedule import KeySchedule
+from .pipeline import PipelinedAES
+from .round_keys import RoundKeyRegisters
 from .reference import SBOX, _shift_rows, round_keys
 from .round import bytes_of, final_round, from_bytes, key_sbox, mix_columns, shift_rows
 
@@ -204,3 +209,44 @@ class KeySpecificAES(IterativeAES):
         if self.variant.startswith("xor_by_rom"):
             return KeyedRomRound(rks, ks.n, self.variant.endswith("partial"))
         return RoundDatapath(True, False, self.sbox)
+
+
+class KeySpecificPipelinedAES(PipelinedAES):
+    """The full pipeline (:class:`~.pipeline.PipelinedAES`, fixed round keys) for one
+    built-in key: paper 004's ``pl_`` variants.  ``fixed_key``: the round-key registers
+    filled once after reset from the constant key; ``fixed_round_key``: each round reads
+    its constant round key; ``xor_collapse``: each round's key added as wires and
+    inverters after the round (the rounds add nothing)."""
+
+    PL_VARIANTS = ("fixed_key", "fixed_round_key", "xor_collapse")
+
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
+                 stages: int = 1, variant: str = "xor_collapse",
+                 key: str = "000102030405060708090a0b0c0d0e0f"):
+        self.key_bytes, self.variant, self.key_hex = bytes.fromhex(key), variant, key.lower()
+        self.rks = [as_int(k) for k in round_keys(self.key_bytes)]
+        super().__init__(128, "encrypt", sbox, stages, keys="fixed")
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        return replace(info, arch="key_specific_pipeline",
+                       params={"key_bits": 128, "direction": "encrypt", "sbox": self.sbox,
+                               "stages": self.stages, "variant": self.variant, "key": self.key_hex},
+                       key_interface="none", fixed_key=self.key_hex, key_setup_cycles=0,
+                       notes=(f"key-specific (pl_{self.variant}): built for one key, given in "
+                              "fixed_key",))
+
+    def _round_key_registers(self, m: Module):
+        if self.variant == "fixed_key":   # the generic registers, loaded once from the constant
+            m.submodules.round_keys = keys = self._keys = RoundKeyRegisters(128, key_sbox(self.sbox))
+            loaded = Signal()
+            m.d.sync += loaded.eq(1)
+            m.d.comb += [keys.key.eq(self.rks[0]), keys.load.eq(~loaded)]
+            return (lambda r: keys.first_enc if r == 0 else keys.round_keys[r]), keys.ready
+        if self.variant == "fixed_round_key":
+            return (lambda r: Const(self.rks[r], 128)), Const(1)
+        return (lambda r: Const(self.rks[0], 128) if r == 0 else Const(0, 128)), Const(1)
+
+    def add_key(self, r: int, x_next):
+        if self.variant != "xor_collapse":
+            return x_next
+        return collapse(x_next, [(self.rks[r] >> i) & 1 for i in range(128)])

@@ -118,7 +118,7 @@ class PipelinedAES(wiring.Component):
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
         self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
         self.buffer_depth = depth + 3   # every block from its handshake until it is taken
-        super().__init__(CoreSignature(CoreInfo(
+        super().__init__(CoreSignature(self.declare(CoreInfo(
             cipher="aes", arch="pipeline",
             params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits,
@@ -130,7 +130,11 @@ class PipelinedAES(wiring.Component):
             key_setup_cycles=0 if agile else 2 * nr + 2,   # the registers are filled, then blocks enter
             parts={"key" if agile else "round_keys": "key_schedule", "data": "datapath",
                    "buffer": "buffer"},
-        )))
+        ))))
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        """The declaration (a key-specific pipeline, :mod:`.key_specific`, changes it)."""
+        return info
 
     def elaborate(self, platform):
         # Built in the order of the key-agile core before --keys existed (key step r, then
@@ -174,7 +178,7 @@ class PipelinedAES(wiring.Component):
                              data_round.rk.eq(first_round_key(w))]
             else:
                 m.d.comb += [data_round.x.eq(x), data_round.rk.eq(fixed_keys(r))]
-            x = data_round.x_next
+            x = self.add_key(r, data_round.x_next)
             for i in range(max(1, self.stages - 1)):
                 valid = _register(m, valid, f"valid{r}" + (f"_{i}" if i else ""))
             if self.stages >= 2 and r != nr:             # Mixadd in its own stage
@@ -186,12 +190,17 @@ class PipelinedAES(wiring.Component):
             buffer.r_en.eq(self.block_out.ready),
             self.busy.eq(held != 0),
         ]
-        if not self.agile:
+        if not self.agile and hasattr(self, "key"):      # (no key port: key-specific)
             in_pipe = Signal(range(self.depth + 1))       # blocks between input and buffer
             m.d.sync += in_pipe.eq(in_pipe + take - valid)
             m.d.comb += [self.key.ready.eq((in_pipe == 0) & ~self._keys.busy),
                          self.busy.eq((held != 0) | self._keys.busy)]
         return m
+
+    def add_key(self, r: int, x_next):
+        """Round r's output (its key added by the round); a key-specific core may add it
+        itself, as wires and inverters (:mod:`.key_specific`)."""
+        return x_next
 
     def _round_key_registers(self, m: Module):
         """Fixed keys: the key stream fills the round-key registers while no block is in the
