@@ -372,7 +372,8 @@ def _ratios_table(doc: Doc, results: dict, aggs: list[dict]):
         a_num, a_den = _find_agg(aggs, r["ours_num"]), _find_agg(aggs, r["ours_den"])
         on = median(a_num, r["metric"]) if a_num else None
         od = median(a_den, r["metric"]) if a_den else None
-        nd = 3 if r["metric"].endswith("ratio") else (0 if r["metric"].startswith("area.") else 1)
+        nd = (3 if r["metric"].endswith("ratio") or "_per_" in r["metric"]
+              else 0 if r["metric"].startswith("area.") else 1)
         pn = pd = None
         src = dev = ""
         if r.get("paper"):

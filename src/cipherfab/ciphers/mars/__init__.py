@@ -28,4 +28,5 @@ CIPHER = Cipher(
     # the AES-submission files (all three key sizes; records of other sizes are skipped)
     kat_files=lambda key_bits: [f"mars/aes_submission_kat/{f}"
                                 for f in ("ecb_vk.txt", "ecb_vt.txt", "ecb_tbl.txt")],
+    software=(("cryptopp", "MARS"),),
 )

@@ -26,4 +26,5 @@ CIPHER = Cipher(
     # the NESSIE file (128-bit keys) and the RC6 paper's vectors (Crypto++ rc6val.dat, all sizes)
     kat_files=lambda key_bits: (["rc6/nessie/Rc6-128-128.verified.test-vectors"] if key_bits == 128
                                 else []) + ["rc6/cryptopp/rc6val.dat"],
+    software=(("cryptopp", "RC6"),),
 )
