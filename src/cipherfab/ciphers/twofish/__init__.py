@@ -9,8 +9,13 @@ ITERATIVE = Architecture(
             "MDS as XOR networks), the expanded key words made beside the rounds by two more h units",
     core="cipherfab.ciphers.twofish.iterative:IterativeTwofish",
     params=(Param("key_bits", (128, 192, 256), 128, "key size in bits"),
-            Param("direction", ("encrypt",), "encrypt", "encrypt")),
-    test_points=({"key_bits": 128}, {"key_bits": 256}),
+            Param("direction", ("encrypt",), "encrypt", "encrypt"),
+            Param("mds", ("logic", "rom"), "logic",
+                  "constant GF(2^8) multiplications of the MDS and RS matrices: logic (XOR "
+                  "networks) or rom (paper 000: per input byte a 256-entry table of its 32-bit "
+                  "column product, XORed; combinational look-ups in LUTs, same cycle counts)",
+                  quiet_default=True)),
+    test_points=({"key_bits": 128}, {"key_bits": 256}, {"key_bits": 128, "mds": "rom"}),
     paper="000 (single-round core, key setup concurrent)",
 )
 

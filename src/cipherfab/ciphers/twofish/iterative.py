@@ -6,11 +6,25 @@ Theory of operation
 Words are little-endian (:mod:`cipherfab.hw.words`).  ``h`` is built as in the
 specification (:mod:`.model`): per byte k + 2 look-ups in ``q0``/``q1`` (each a
 :class:`~cipherfab.hw.sbox.SubBytes` lane, style ``lut``, latency 0) with key
-bytes added between them, then the MDS matrix, whose constant GF(2^8)
-multiplications are XOR networks.  The round's two ``g`` functions are ``h`` with
-the S-box key words ``S`` (computed from the key by the Reed-Solomon matrix when
-the key is loaded); the key lane has two more ``h`` units (even and odd key
-words) and the PHT, making one pair ``K[2i], K[2i+1]`` per clock.
+bytes added between them, then the MDS matrix.  The round's two ``g`` functions
+are ``h`` with the S-box key words ``S`` (computed from the key by the
+Reed-Solomon matrix when the key is loaded); the key lane has two more ``h``
+units (even and odd key words) and the PHT, making one pair ``K[2i], K[2i+1]``
+per clock.
+
+The constant GF(2^8) multiplications of the MDS and RS matrices (parameter
+``mds``): ``logic`` builds each as an XOR network (every output bit a parity of
+input bits, :func:`const_mul`); ``rom`` uses tables, paper 000's choice ("the
+best known implementation of a constant coefficient multiplier in Virtex FPGAs
+is by using a look-up table"): per input byte a 256-entry table of the 32-bit
+product of that byte with its matrix column, so ``MDS(y) = T0[y0] ^ T1[y1] ^
+T2[y2] ^ T3[y3]`` (four tables per ``h``) and each RS word is the XOR of eight
+column tables.  The tables are *combinational* (:class:`SubBytes` style
+``lut``, latency 0: a case statement that Yosys maps to LUTs), not
+``Memory`` read ports: ``h`` sits inside the one-clock round and inside the
+one-pair-per-clock key lane, and a synchronous read port (ECP5 block RAM has no
+other) would put a register in the middle of both, doubling the clocks per
+round.  So both styles have the same cycle counts.
 
 Key setup: the key is taken, then the lane makes the whitening pairs i = 0..3
 into registers (4 clocks).  A block's load XORs ``K[0..3]`` in while the lane makes
@@ -49,6 +63,18 @@ def const_mul(x, c: int, poly: int):
     return Cat(*bits)
 
 
+def column_tables(m_rows, poly) -> list[SboxTables]:
+    """Per column j of a matrix of constants: the 256-entry table y -> (column j) · y, row i's
+    product in bits 8i..8i+7 (so the matrix times a vector is the XOR of the columns' entries)."""
+    return [SboxTables(tuple(sum(gf_mul(row[j], y, poly) << (8 * i) for i, row in enumerate(m_rows))
+                             for y in range(256)), out_bits=8 * len(m_rows))
+            for j in range(len(m_rows[0]))]
+
+
+MDS_TABLES = column_tables(MDS, MDS_POLY)
+RS_TABLES = column_tables(RS, RS_POLY)
+
+
 def matrix_times(m_rows, ys, poly):
     """A matrix of constants times the byte vector ``ys`` over GF(2^8): the output bytes."""
     out = []
@@ -63,8 +89,26 @@ def matrix_times(m_rows, ys, poly):
 class H:
     """Builds ``h(x, L)`` circuits in module ``m`` (look-ups as named SubBytes lanes)."""
 
-    def __init__(self, m: Module):
-        self.m, self.n = m, 0
+    def __init__(self, m: Module, mds: str = "logic"):
+        self.m, self.n, self.mds = m, 0, mds
+        self.tables = 0
+
+    def table(self, tables: SboxTables, x):
+        """``tables[x]`` as a combinational look-up (a named SubBytes lane, style lut)."""
+        unit = SubBytes(1, tables, "lut", latency=0)
+        self.m.submodules[f"t{self.tables}"] = unit
+        self.tables += 1
+        self.m.d.comb += unit.x.eq(x)
+        return unit.y
+
+    def times(self, tables: list, m_rows, poly, ys):
+        """The matrix ``m_rows`` times the bytes ``ys``: XOR networks or column tables."""
+        if self.mds == "logic":
+            return Cat(*matrix_times(m_rows, ys, poly))
+        v = self.table(tables[0], ys[0])
+        for t, y in zip(tables[1:], ys[1:]):
+            v = v ^ self.table(t, y)
+        return v
 
     def q(self, which: int, x):
         unit = SubBytes(1, Q[which], "lut", latency=0)
@@ -85,17 +129,20 @@ class H:
         for b in range(4):
             a, c, d = LEVEL2[b]
             out.append(self.q(d, self.q(c, self.q(a, ys[b]) ^ L[1][b]) ^ L[0][b]))
-        return Cat(*matrix_times(MDS, out, MDS_POLY))
+        return self.times(MDS_TABLES, MDS, MDS_POLY, out)
 
 
 class IterativeTwofish(wiring.Component):
     """Twofish encryption, 128/192/256-bit keys, one round per clock."""
 
-    def __init__(self, key_bits: int = 128, direction: str = "encrypt"):
-        self.key_bits = key_bits
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", mds: str = "logic"):
+        self.key_bits, self.mds = key_bits, mds
+        params = {"key_bits": key_bits, "direction": direction}
+        if mds != "logic":
+            params["mds"] = mds
         super().__init__(CoreSignature(CoreInfo(
             cipher="twofish", arch="iterative",
-            params={"key_bits": key_bits, "direction": direction},
+            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=ROUNDS + 2, cycles_per_block=ROUNDS + 2, cycles_per_block_feedback=ROUNDS + 2,
@@ -106,7 +153,7 @@ class IterativeTwofish(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        h = H(m)
+        h = H(m, self.mds)
         block, _, _ = payload_parts(self)
         k = self.key_bits // 64
         key_in = le_words(self.key.payload)
@@ -142,9 +189,9 @@ class IterativeTwofish(wiring.Component):
         ]
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)
+        key_bytes = [self.key.payload[8 * (2 * 4 * k - 1 - n):8 * (2 * 4 * k - n)] for n in range(8 * k)]
+        s_vals = [h.times(RS_TABLES, RS, RS_POLY, key_bytes[8 * j:8 * j + 8]) for j in range(k)]
         with m.If(self.key.valid & self.key.ready):
-            key_bytes = [self.key.payload[8 * (2 * 4 * k - 1 - n):8 * (2 * 4 * k - n)] for n in range(8 * k)]
-            s_vals = [Cat(*matrix_times(RS, key_bytes[8 * j:8 * j + 8], RS_POLY)) for j in range(k)]
             m.d.sync += [*(w.eq(v) for w, v in zip(m_words, key_in)),
                          *(w.eq(v) for w, v in zip(s_words, reversed(s_vals))),
                          i.eq(0), setup.eq(1), have_key.eq(1)]
