@@ -39,4 +39,5 @@ CIPHER = Cipher(
     aliases=("serpent",),
     kat_files=lambda key_bits: [f"serpent/aes_submission_kat/{k}.txt" for k in _KAT],
     submission_byte_reversed=True,
+    software=(("cryptopp", "Serpent"),),
 )

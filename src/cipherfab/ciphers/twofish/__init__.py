@@ -28,4 +28,5 @@ CIPHER = Cipher(
     architectures=(ITERATIVE,),
     aliases=("twofish",),
     kat_files=lambda key_bits: ["twofish/aes_submission_kat/ECB_TBL.TXT"],
+    software=(("cryptopp", "Twofish"),),
 )
