@@ -11,7 +11,7 @@ ITERATIVE = Architecture(
     core="cipherfab.ciphers.rc6.iterative:IterativeRC6",
     params=(Param("key_bits", (128, 192, 256), 128, "key size in bits"),
             Param("direction", ("encrypt",), "encrypt", "encrypt"), MUL),
-    test_points=({"key_bits": 128}, {"key_bits": 256, "mul": "logic"}),
+    test_points=({"key_bits": 128}, {"key_bits": 192}, {"key_bits": 256, "mul": "logic"}),
     paper="000 (single-round core)",
 )
 

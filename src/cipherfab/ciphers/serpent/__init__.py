@@ -22,8 +22,7 @@ ITERATIVE = Architecture(
                   "rounds computed per clock: 1, or 8 (paper 000 Table 9, Elbirt et al.: each "
                   "S-box once per clock, the key lane stepping 8 round keys per clock; 5 cycles "
                   "per block)", quiet_default=True)),
-    test_points=({"key_bits": 128}, {"key_bits": 192}, {"key_bits": 256},
-                 {"key_bits": 256, "rounds_per_clock": 8}),
+    test_points=({"key_bits": 128}, {"key_bits": 192}, {"key_bits": 256, "rounds_per_clock": 8}),
     paper="000 (single-round core, key setup concurrent)",
 )
 
