@@ -38,5 +38,6 @@ def test_key_sizes_are_port_bits_with_effective_bits_beside():
     c = get_cipher("tdes")
     assert c.key_bits == (64, 128, 192)
     assert [c.effective_key_bits(k) for k in c.key_bits] == [56, 112, 168]
-    assert [a.name for a in c.architectures] == ["iterative", "pipeline"]
-    assert sum(len(a.test_points) for a in c.architectures) <= 3      # CI time
+    assert [a.name for a in c.architectures] == ["iterative", "pipeline", "key_specific",
+                                                "key_specific_pipeline"]
+    assert sum(len(a.test_points) for a in c.architectures) <= 5      # CI time: 3 + 2 key-specific

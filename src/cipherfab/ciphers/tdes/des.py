@@ -157,7 +157,7 @@ class FeistelFunction(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        x = permute(self.r, E, 32) ^ self.k
+        x = self.add_key(permute(self.r, E, 32))
         out = []
         for n in range(8):                       # S1 reads E bits 1..6, the top of x
             m.submodules[f"s{n + 1}"] = s = SubBytes(1, SboxTables(sbox_table(n), in_bits=6,
@@ -166,6 +166,27 @@ class FeistelFunction(wiring.Component):
             out.append(s.y)
         m.d.comb += self.f.eq(permute(Cat(*reversed(out)), P, 32))
         return m
+
+    def add_key(self, e):
+        """``E(r) ^ k`` (a hook: a key-specific core adds a constant key as wiring)."""
+        return e ^ self.k
+
+
+class KeyStream:
+    """The cores' key port (a ``key`` stream into a register, each core's ``key_register``),
+    as hooks a key-specific core (no key port) replaces."""
+
+    def key_ready(self, idle) -> list:
+        """Statements: a key is taken while ``idle``."""
+        return [self.key.ready.eq(idle)]
+
+    def key_gate(self, ready):
+        """``ready`` (a block may enter) as far as the key port goes."""
+        return ready & ~self.key.valid
+
+    def take_key(self, m: Module, key, have_key):
+        with m.If(self.key.valid & self.key.ready):
+            m.d.sync += [key.eq(self.key.payload), have_key.eq(1)]
 
 
 def feistel_round(m: Module, f: FeistelFunction, left, right, k, swap=True):

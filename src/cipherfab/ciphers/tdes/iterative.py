@@ -34,8 +34,8 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
-from .des import (DECRYPT_SHIFTS, FP, IP, SHIFTS, FeistelFunction, feistel_round, pc1, pc2,
-                  permute, tdes_keys)
+from .des import (DECRYPT_SHIFTS, FP, IP, SHIFTS, FeistelFunction, KeyStream, feistel_round, pc1,
+                  pc2, permute, tdes_keys)
 
 NOTES = ("DES key parity bits (bit 0 of every key byte) are ignored, not checked",
          "key port: 64 bits = single DES (EDE with K1 = K2 = K3), 128 = K1 K2 (K3 = K1), "
@@ -54,14 +54,14 @@ def directions_of(direction: str) -> tuple[str, ...]:
             "both": ("encrypt", "decrypt")}[direction]
 
 
-class IterativeTDES(wiring.Component):
+class IterativeTDES(KeyStream, wiring.Component):
     """DES (64-bit key) or EDE Triple DES (128/192-bit key), one round per clock."""
 
     def __init__(self, key_bits: int = 192, direction: str = "encrypt"):
         self.key_bits, self.direction = key_bits, direction
         self.passes = 1 if key_bits == 64 else 3
         n = 16 * self.passes
-        super().__init__(CoreSignature(CoreInfo(
+        super().__init__(CoreSignature(self.declare(CoreInfo(
             cipher="tdes", arch="iterative",
             params={"key_bits": key_bits, "direction": direction},
             block_bits=64, key_bits=key_bits, key_bits_effective=key_bits // 8 * 7,
@@ -73,17 +73,15 @@ class IterativeTDES(wiring.Component):
             key_setup_cycles=1,              # subkeys come from the key register directly
             parts={"f": "datapath"},
             notes=NOTES,
-        )))
+        ))))
 
     def elaborate(self, platform):
         m = Module()
         block, flag, _ = payload_parts(self)
-        m.submodules.f = f = FeistelFunction()
+        m.submodules.f = f = self.feistel_function()
 
-        key, have_key = Signal(self.key_bits), Signal()
-        k1, k2, k3 = tdes_keys(key, self.key_bits)
+        key, have_key = self.key_register()
         left, right = Signal(32), Signal(32)
-        c, d = Signal(28), Signal(28)
         r = Signal(range(1, 17))                 # round of the pass under way, 1..16
         p = Signal(range(self.passes))           # pass, 0..2
         decrypt = Signal()                       # the block's direction
@@ -95,35 +93,15 @@ class IterativeTDES(wiring.Component):
         start = self.block_in.valid & self.block_in.ready
         free = ~in_flight | (last & ~self.block_out.valid)
 
-        # this pass: direction (EDE: the middle pass the other way) and key
-        pass_decrypt = decrypt ^ (p == 1) if self.passes == 3 else decrypt
-        pass_key = Signal(64)                    # named: the lowering copies no sub-expression
-        if self.passes == 1:
-            m.d.comb += pass_key.eq(k1)
-        else:                                    # encrypting K1 K2 K3, decrypting K3 K2 K1
-            m.d.comb += pass_key.eq(Mux(p == 1, k2, Mux((p == 0) ^ decrypt, k1, k3)))
-
-        # subkey on the fly: C, D from PC-1 at a pass's first round, rotated every round
-        amount = Signal(2)
-        with m.Switch(r):
-            for i in range(1, 17):
-                with m.Case(i):
-                    m.d.comb += amount.eq(Mux(pass_decrypt, DECRYPT_SHIFTS[i - 1], SHIFTS[i - 1]))
-        c0, d0 = pc1(pass_key)
-        c_in, d_in, c_next, d_next = (Signal(28, name=n) for n in ("c_in", "d_in", "c_next", "d_next"))
-        m.d.comb += [c_in.eq(Mux(r == 1, c0, c)), d_in.eq(Mux(r == 1, d0, d)),
-                     c_next.eq(rotate(c_in, amount, pass_decrypt)),
-                     d_next.eq(rotate(d_in, amount, pass_decrypt))]
-        new_left, new_right = feistel_round(m, f, left, right, pc2(c_next, d_next),
-                                            swap=~last_of_pass)
+        subkey, on_advance = self.round_key(m, key, r, p, decrypt)
+        new_left, new_right = feistel_round(m, f, left, right, subkey, swap=~last_of_pass)
 
         m.d.comb += [
-            self.key.ready.eq(~in_flight),
-            self.block_in.ready.eq(have_key & free & ~self.key.valid),
+            *self.key_ready(~in_flight),
+            self.block_in.ready.eq(self.key_gate(have_key & free)),
             self.busy.eq(in_flight | self.block_out.valid),
         ]
-        with m.If(self.key.valid & self.key.ready):
-            m.d.sync += [key.eq(self.key.payload), have_key.eq(1)]
+        self.take_key(m, key, have_key)
 
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)
@@ -131,7 +109,7 @@ class IterativeTDES(wiring.Component):
             m.d.sync += [self.block_out.payload.eq(permute(Cat(new_right, new_left), FP, 64)),
                          self.block_out.valid.eq(1), in_flight.eq(0)]
         with m.If(advance):
-            m.d.sync += [left.eq(new_left), right.eq(new_right), c.eq(c_next), d.eq(d_next),
+            m.d.sync += [left.eq(new_left), right.eq(new_right), *on_advance,
                          r.eq(Mux(last_of_pass, 1, r + 1))]
             if self.passes > 1:
                 with m.If(last_of_pass):
@@ -145,3 +123,43 @@ class IterativeTDES(wiring.Component):
         if flag is None:
             m.d.comb += decrypt.eq(self.direction == "decrypt")
         return m
+
+    # hooks (a key-specific core replaces the key port, the subkeys or the key addition)
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        """The core's declaration (a key-specific subclass changes its key interface)."""
+        return info
+
+    def feistel_function(self) -> FeistelFunction:
+        return FeistelFunction()
+
+    def key_register(self):
+        """(key register, a key was given)."""
+        key, have_key = Signal(self.key_bits), Signal()
+        return key, have_key
+
+    def round_key(self, m: Module, key, r, p, decrypt):
+        """(this round's 48-bit subkey, register updates for a round) from round ``r`` (1..16)
+        of pass ``p`` for a block in direction ``decrypt``: on the fly, C, D from PC-1 of the
+        pass's key at its first round, rotated every round."""
+        k1, k2, k3 = tdes_keys(key, self.key_bits)
+        c, d = Signal(28), Signal(28)
+        # this pass: direction (EDE: the middle pass the other way) and key
+        pass_decrypt = decrypt ^ (p == 1) if self.passes == 3 else decrypt
+        pass_key = Signal(64)                    # named: the lowering copies no sub-expression
+        if self.passes == 1:
+            m.d.comb += pass_key.eq(k1)
+        else:                                    # encrypting K1 K2 K3, decrypting K3 K2 K1
+            m.d.comb += pass_key.eq(Mux(p == 1, k2, Mux((p == 0) ^ decrypt, k1, k3)))
+
+        amount = Signal(2)
+        with m.Switch(r):
+            for i in range(1, 17):
+                with m.Case(i):
+                    m.d.comb += amount.eq(Mux(pass_decrypt, DECRYPT_SHIFTS[i - 1], SHIFTS[i - 1]))
+        c0, d0 = pc1(pass_key)
+        c_in, d_in, c_next, d_next = (Signal(28, name=n) for n in ("c_in", "d_in", "c_next", "d_next"))
+        m.d.comb += [c_in.eq(Mux(r == 1, c0, c)), d_in.eq(Mux(r == 1, d0, d)),
+                     c_next.eq(rotate(c_in, amount, pass_decrypt)),
+                     d_next.eq(rotate(d_in, amount, pass_decrypt))]
+        return pc2(c_next, d_next), [c.eq(c_next), d.eq(d_next)]

@@ -39,7 +39,7 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
-from .des import FP, IP, FeistelFunction, feistel_round, permute, subkey, tdes_keys
+from .des import FP, IP, FeistelFunction, KeyStream, feistel_round, permute, subkey, tdes_keys
 from .iterative import NOTES, directions_of
 
 
@@ -54,7 +54,7 @@ def round_plan(g: int, passes: int, decrypt: bool) -> tuple[int, int, bool]:
     return which, 17 - i if pass_decrypt else i, i == 16
 
 
-class PipelinedTDES(wiring.Component):
+class PipelinedTDES(KeyStream, wiring.Component):
     """DES (64-bit key) or EDE Triple DES (128/192-bit key), all rounds unrolled and pipelined."""
 
     def __init__(self, key_bits: int = 192, direction: str = "encrypt"):
@@ -63,7 +63,7 @@ class PipelinedTDES(wiring.Component):
         self.rounds = n = 16 * self.passes
         self.depth = depth = 1 + n                  # input register, one per round
         self.buffer_depth = depth + 3               # every block from its handshake until taken
-        super().__init__(CoreSignature(CoreInfo(
+        super().__init__(CoreSignature(self.declare(CoreInfo(
             cipher="tdes", arch="pipeline",
             params={"key_bits": key_bits, "direction": direction},
             block_bits=64, key_bits=key_bits, key_bits_effective=key_bits // 8 * 7,
@@ -75,14 +75,13 @@ class PipelinedTDES(wiring.Component):
             key_setup_cycles=1,                     # subkeys are wiring from the key register
             parts={"f": "datapath", "buffer": "buffer"},   # prefixes: f1 .. fN, the rounds
             notes=NOTES,
-        )))
+        ))))
 
     def elaborate(self, platform):
         m = Module()
         block, flag, _ = payload_parts(self)
-        keys = Signal(self.key_bits)
-        have_key = Signal()
-        ks = tdes_keys(keys, self.key_bits)
+        keys, have_key = self.key_register()
+        ks = tdes_keys(keys, self.key_bits) if keys is not None else None
 
         m.submodules.buffer = buffer = SyncFIFOBuffered(width=64, depth=self.buffer_depth)
         held = Signal(range(self.buffer_depth + 1))      # blocks in the pipeline or the buffer
@@ -97,9 +96,9 @@ class PipelinedTDES(wiring.Component):
         if flag is not None:
             m.d.sync += decrypt.eq(flag)
         for g in range(1, self.rounds + 1):
-            m.submodules[f"f{g}"] = f = FeistelFunction()
             plans = {d: round_plan(g, self.passes, d) for d in (False, True)}
-            k = {d: subkey(ks[which], n) for d, (which, n, _) in plans.items()}
+            m.submodules[f"f{g}"] = f = self.feistel_function(plans, decrypt)
+            k = {d: self.subkey(ks, which, n) for d, (which, n, _) in plans.items()}
             k_g = Signal(48, name=f"k{g}")
             m.d.comb += k_g.eq(k[self.direction == "decrypt"] if flag is None
                                else Mux(decrypt, k[True], k[False]))
@@ -110,17 +109,37 @@ class PipelinedTDES(wiring.Component):
                 decrypt = _register(m, decrypt, f"decrypt{g}")
         m.d.sync += in_pipe.eq(in_pipe + take - valid)
 
-        with m.If(self.key.valid & self.key.ready):
-            m.d.sync += [keys.eq(self.key.payload), have_key.eq(1)]
+        self.take_key(m, keys, have_key)
         m.d.comb += [
-            self.key.ready.eq(in_pipe == 0),
-            self.block_in.ready.eq((held < self.buffer_depth) & have_key & ~self.key.valid),
+            *self.key_ready(in_pipe == 0),
+            self.block_in.ready.eq(self.key_gate((held < self.buffer_depth) & have_key)),
             buffer.w_data.eq(permute(x, FP, 64)), buffer.w_en.eq(valid),
             self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
             buffer.r_en.eq(self.block_out.ready),
             self.busy.eq(held != 0),
         ]
         return m
+
+    # hooks (a key-specific core replaces the subkeys or the key addition)
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        """The core's declaration (a key-specific subclass changes its key interface)."""
+        return info
+
+    def key_register(self):
+        """(key register, a key was given)."""
+        keys = Signal(self.key_bits)
+        have_key = Signal()
+        return keys, have_key
+
+    def feistel_function(self, plans: dict, decrypt) -> FeistelFunction:
+        """Round g's f; ``plans`` maps a block's direction to :func:`round_plan`, ``decrypt``
+        is the stage's decrypt flag (None with one direction)."""
+        return FeistelFunction()
+
+    def subkey(self, ks, which: int, n: int):
+        """Subkey K_n of key ``which`` (0..2 of K1 K2 K3): wiring from the key register."""
+        return subkey(ks[which], n)
 
 
 def _register(m: Module, value, name: str) -> Signal:
