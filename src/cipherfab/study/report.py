@@ -222,7 +222,7 @@ def _times_from(a: dict) -> str:
 
 
 def _main_table(doc: Doc, aggs: list[dict]):
-    headers = ["Design", "LUT4", "FF", "CCU2", "EBR", "slices", "Fmax MHz", "cycles/block ECB",
+    headers = ["Design", "LUT4", "FF", "CCU2", "EBR", "DSP", "slices", "Fmax MHz", "cycles/block ECB",
                "cycles/block CBC", "Mbit/s ECB", "Mbit/s CBC", "Mbit/s per LUT4",
                "key-setup cycles", "seeds ok"]
     rows = []
@@ -231,6 +231,7 @@ def _main_table(doc: Doc, aggs: list[dict]):
         rows.append([a["label"] + ext + (f" {CACHED_MARK}" if a.get("cached_seeds") else ""),
                      stat_cell(a, "area.lut4", 0), stat_cell(a, "area.ff", 0),
                      stat_cell(a, "area.ccu2", 0), stat_cell(a, "area.ebr", 0),
+                     stat_cell(a, "area.dsp", 0),
                      stat_cell(a, "area.slices", 0), stat_cell(a, "timing.fmax_mhz", 1),
                      stat_cell(a, "performance.cycles_per_block_ecb", 0),
                      stat_cell(a, "performance.cycles_per_block_cbc", 0),
