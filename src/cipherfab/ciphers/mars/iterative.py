@@ -46,6 +46,10 @@ rounds 2, 3, 6, 7 are made at the end of the round before, so the S-box addresse
 see them.  The last backward round subtracts ``K[36..39]`` into the output
 register.  A block takes 33 clocks (load, 32 rounds), whatever the key or data
 (paper 000 reports 32 clocks per block; here the load is a clock of its own).
+
+Area split (paper 000 Table 8): the key expansion, the whitening words and the
+round-key memory are the submodule ``key_schedule``; the rounds, the S-box ROMs (shared:
+the key schedule's stirring reads S too) and the multiplier sit in the top module.
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ class IterativeMARS(wiring.Component):
             cycles_per_block_feedback=ROUNDS + 1,
             blocks_in_flight=1,
             key_setup_cycles=KEY_SETUP,
-            parts={},                            # one module: memories and logic are not submodules
+            parts={"key_schedule": "key_schedule"},  # expansion + round-key memory; the rest: rounds
         )))
 
     def elaborate(self, platform):
@@ -118,8 +122,9 @@ class IterativeMARS(wiring.Component):
         n = self.key_bits // 32
 
         # --- memories: round keys (written by the key schedule), two S-box ROMs ---
+        m.submodules.key_schedule = ks = Module()      # key expansion and the round-key memory
         keys = Memory(shape=32, depth=40, init=[])
-        m.submodules.round_keys = keys
+        ks.submodules.round_keys = keys
         kw = keys.write_port()
         ka, kb = (keys.read_port(domain="sync", transparent_for=()) for _ in range(2))
         roms = []
@@ -136,36 +141,36 @@ class IterativeMARS(wiring.Component):
         i = Signal(range(PASS))
         setup, have_key = Signal(), Signal()
         new = Signal(32)
-        m.d.comb += new.eq(Mux(p == 0,
+        ks.d.comb += new.eq(Mux(p == 0,
                                ring[0] ^ (ring[8] ^ ring[13]).rotate_left(3) ^ Cat(j, i),   # 4i + j
                                (ring[0] + q[0])[:32].rotate_left(9)))
         last_step = setup & (j == 3) & (p == 4) & (i == LAST_I)
         # where the final T[i] goes: K[10j + (4i mod 15)], fixed up if a multiplication key
         local = Signal(4)
         writes = Signal()
-        with m.Switch(i):
+        with ks.Switch(i):
             for step, k in WRITE_AT.items():
-                with m.Case(step):
-                    m.d.comb += [local.eq(k), writes.eq(1)]
+                with ks.Case(step):
+                    ks.d.comb += [local.eq(k), writes.eq(1)]
         index = Signal(range(40))
-        m.d.comb += index.eq((j << 3) + (j << 1) + local)  # 10j: shifts, no $mul cell (DSP)
+        ks.d.comb += index.eq((j << 3) + (j << 1) + local)  # 10j: shifts, no $mul cell (DSP)
         mult_key = local[0] & (index >= 5) & (index <= 35)
         w = new | 3
         bword = Signal(32)
-        with m.Switch(new[:2]):
+        with ks.Switch(new[:2]):
             for k in range(4):
-                with m.Case(k):
-                    m.d.comb += bword.eq(B[k])
+                with ks.Case(k):
+                    ks.d.comb += bword.eq(B[k])
         fixed = Signal(32)
-        m.d.comb += fixed.eq(w ^ (rol(bword, ring[11]) & run_mask(w)))
+        ks.d.comb += fixed.eq(w ^ (rol(bword, ring[11]) & run_mask(w)))
         kdata = Signal(32)
-        m.d.comb += [kdata.eq(Mux(mult_key, fixed, new)),
+        ks.d.comb += [kdata.eq(Mux(mult_key, fixed, new)),
                      kw.addr.eq(index), kw.data.eq(kdata), kw.en.eq(setup & (p == 4) & writes)]
         white = [Signal(32, name=f"kw{k}") for k in range(8)]        # K[0..3], K[36..39]
-        with m.If(setup & (p == 4) & writes):
+        with ks.If(setup & (p == 4) & writes):
             for k, g in enumerate((0, 1, 2, 3, 36, 37, 38, 39)):
-                with m.If(index == g):
-                    m.d.sync += white[k].eq(kdata)
+                with ks.If(index == g):
+                    ks.d.sync += white[k].eq(kdata)
 
         # --- data ---
         d = [Signal(32, name=f"d{k}") for k in range(4)]
@@ -242,20 +247,20 @@ class IterativeMARS(wiring.Component):
             self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
             self.busy.eq(in_flight | setup | self.block_out.valid),
         ]
-        with m.If(self.key.valid & self.key.ready):
+        with ks.If(self.key.valid & self.key.ready):
             kws = words_of(self.key.payload)
             tinit = kws + [Const(n, 32)] + [Const(0, 32)] * (14 - n)
-            m.d.sync += [*(t.eq(v) for t, v in zip(ring, tinit)),
+            ks.d.sync += [*(t.eq(v) for t, v in zip(ring, tinit)),
                          j.eq(0), p.eq(0), i.eq(0), setup.eq(1), have_key.eq(1)]
-        with m.Elif(setup):
-            m.d.sync += [*(t.eq(v) for t, v in zip(ring, ring[1:] + [new])),
+        with ks.Elif(setup):
+            ks.d.sync += [*(t.eq(v) for t, v in zip(ring, ring[1:] + [new])),
                          i.eq(Mux(i == PASS - 1, 0, i + 1))]
-            with m.If(i == PASS - 1):
-                m.d.sync += p.eq(Mux(p == 4, 0, p + 1))
-                with m.If(p == 4):
-                    m.d.sync += j.eq(j + 1)
-            with m.If(last_step):
-                m.d.sync += setup.eq(0)
+            with ks.If(i == PASS - 1):
+                ks.d.sync += p.eq(Mux(p == 4, 0, p + 1))
+                with ks.If(p == 4):
+                    ks.d.sync += j.eq(j + 1)
+            with ks.If(last_step):
+                ks.d.sync += setup.eq(0)
 
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)

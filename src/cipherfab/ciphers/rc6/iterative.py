@@ -76,8 +76,9 @@ class IterativeRC6(wiring.Component):
         m = Module()
         block, _, _ = payload_parts(self)
         c = self.key_bits // 32
+        m.submodules.key_schedule = ks = Module()    # mixing steps and the round-key memory
         mem = Memory(shape=32, depth=T, init=[])
-        m.submodules.round_keys = mem
+        ks.submodules.round_keys = mem
         write = mem.write_port()
         read = [mem.read_port(domain="sync", transparent_for=()) for _ in range(2)]
 
@@ -87,11 +88,12 @@ class IterativeRC6(wiring.Component):
         k, i = Signal(range(STEPS + 1)), Signal(range(T))
         init = Signal(32)                                  # P32 + i·Q32 in the first pass
         setup, have_key = Signal(), Signal()
+        a_new, b_new = Signal(32), Signal(32)
         s_old = Mux(k < T, init, read[0].data)
-        a_new = (s_old + a + b)[:32].rotate_left(3)
-        b_new = rol((ring[0] + a_new + b)[:32], (a_new + b)[:5])
+        ks.d.comb += [a_new.eq((s_old + a + b)[:32].rotate_left(3)),
+                      b_new.eq(rol((ring[0] + a_new + b)[:32], (a_new + b)[:5]))]
         last_step = setup & (k == STEPS - 1)
-        m.d.comb += [write.addr.eq(i), write.data.eq(a_new), write.en.eq(setup)]
+        ks.d.comb += [write.addr.eq(i), write.data.eq(a_new), write.en.eq(setup)]
 
         # --- data ---
         x = [Signal(32, name=f"x{q}") for q in range(4)]   # A, B, C, D
@@ -118,15 +120,16 @@ class IterativeRC6(wiring.Component):
             self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
             self.busy.eq(in_flight | setup | self.block_out.valid),
         ]
-        with m.If(self.key.valid & self.key.ready):
-            m.d.sync += [*(w.eq(v) for w, v in zip(ring, words_of(self.key.payload))),
-                         a.eq(0), b.eq(0), k.eq(0), i.eq(0), init.eq(P32), setup.eq(1),
-                         have_key.eq(1)]
-        with m.Elif(setup):
-            m.d.sync += [a.eq(a_new), b.eq(b_new), *(w.eq(v) for w, v in zip(ring, ring[1:] + [b_new])),
-                         k.eq(k + 1), i.eq(Mux(i == T - 1, 0, i + 1)), init.eq(init + Q32)]
-            with m.If(last_step):
-                m.d.sync += setup.eq(0)
+        with ks.If(self.key.valid & self.key.ready):
+            ks.d.sync += [*(w.eq(v) for w, v in zip(ring, words_of(self.key.payload))),
+                          a.eq(0), b.eq(0), k.eq(0), i.eq(0), init.eq(P32), setup.eq(1),
+                          have_key.eq(1)]
+        with ks.Elif(setup):
+            ks.d.sync += [a.eq(a_new), b.eq(b_new),
+                          *(w.eq(v) for w, v in zip(ring, ring[1:] + [b_new])),
+                          k.eq(k + 1), i.eq(Mux(i == T - 1, 0, i + 1)), init.eq(init + Q32)]
+            with ks.If(last_step):
+                ks.d.sync += setup.eq(0)
 
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)

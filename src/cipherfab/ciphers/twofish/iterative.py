@@ -31,6 +31,10 @@ into registers (4 clocks).  A block's load XORs ``K[0..3]`` in while the lane ma
 pair 4 (round 0's keys); round r runs while the lane makes pair r + 5; the round
 after the 16th writes ``R ^ K[4..7]`` (halves swapped back) to the output.  So a
 block takes 18 clocks (load, 16 rounds, output), whatever the key or data.
+
+Area split (paper 000 Table 8): the key lane's two ``h`` units, its PHT and the RS
+matrix are the submodule ``key_schedule``; the round's two ``g`` functions and their PHT
+``round``; the registers (key words, whitening words, state) sit in the top module.
 """
 
 from __future__ import annotations
@@ -148,12 +152,14 @@ class IterativeTwofish(wiring.Component):
             latency=ROUNDS + 2, cycles_per_block=ROUNDS + 2, cycles_per_block_feedback=ROUNDS + 2,
             blocks_in_flight=1,
             key_setup_cycles=5,                  # the four whitening pairs, then blocks enter
-            parts={},
+            parts={"key_schedule": "key_schedule", "round": "datapath"},
         )))
 
     def elaborate(self, platform):
         m = Module()
-        h = H(m, self.mds)
+        m.submodules.key_schedule = ks = Module()       # the key lane and the RS matrix
+        m.submodules.round = rnd = Module()             # the round's two g functions
+        h_key, h = H(ks, self.mds), H(rnd, self.mds)
         block, _, _ = payload_parts(self)
         k = self.key_bits // 64
         key_in = le_words(self.key.payload)
@@ -169,14 +175,16 @@ class IterativeTwofish(wiring.Component):
         # key lane: pair i = (A + B, (A + 2B) <<< 9), A = h(2iρ, Me), B = h((2i+1)ρ, Mo) <<< 8
         even, odd = Signal(8), Signal(8)                # 2i and 2i + 1, as bytes
         m.d.comb += [even.eq(Cat(Const(0, 1), i)), odd.eq(Cat(Const(1, 1), i))]
-        a = h(Cat(even, even, even, even), m_words[0::2])
-        b = h(Cat(odd, odd, odd, odd), m_words[1::2]).rotate_left(8)
-        pair = [(a + b)[:32], (a + (b << 1))[:32].rotate_left(9)]
+        a = h_key(Cat(even, even, even, even), m_words[0::2])
+        b = h_key(Cat(odd, odd, odd, odd), m_words[1::2]).rotate_left(8)
+        pair = [Signal(32, name=f"pair{j}") for j in range(2)]
+        ks.d.comb += [pair[0].eq(a + b), pair[1].eq((a + (b << 1))[:32].rotate_left(9))]
 
         # round: F0 = T0 + T1 + K[2r+8], F1 = T0 + 2T1 + K[2r+9]
         t0 = h(x[0], s_words)
         t1 = h(x[1].rotate_left(8), s_words)
-        f0, f1 = (t0 + t1 + rk[0])[:32], (t0 + (t1 << 1) + rk[1])[:32]
+        f0, f1 = Signal(32), Signal(32)
+        rnd.d.comb += [f0.eq(t0 + t1 + rk[0]), f1.eq(t0 + (t1 << 1) + rk[1])]
         nxt = [(x[2] ^ f0).rotate_right(1), x[3].rotate_left(1) ^ f1, x[0], x[1]]
 
         last = in_flight & (r == ROUNDS)
@@ -190,7 +198,9 @@ class IterativeTwofish(wiring.Component):
         with m.If(self.block_out.valid & self.block_out.ready):
             m.d.sync += self.block_out.valid.eq(0)
         key_bytes = [self.key.payload[8 * (2 * 4 * k - 1 - n):8 * (2 * 4 * k - n)] for n in range(8 * k)]
-        s_vals = [h.times(RS_TABLES, RS, RS_POLY, key_bytes[8 * j:8 * j + 8]) for j in range(k)]
+        s_vals = [Signal(32, name=f"rs{j}") for j in range(k)]
+        ks.d.comb += [v.eq(h_key.times(RS_TABLES, RS, RS_POLY, key_bytes[8 * j:8 * j + 8]))
+                      for j, v in enumerate(s_vals)]
         with m.If(self.key.valid & self.key.ready):
             m.d.sync += [*(w.eq(v) for w, v in zip(m_words, key_in)),
                          *(w.eq(v) for w, v in zip(s_words, reversed(s_vals))),
