@@ -1,6 +1,7 @@
 """Crypto++'s ``*val.dat`` validation files (``rc6val.dat``, ``marsval.dat`` ...): records of
-three hex strings, the key on one line and ``plaintext ciphertext`` on the next, blank
-lines between records.  The file names no cipher; every record is an ECB encryption
+three hex strings, either the key on one line and ``plaintext ciphertext`` on the next
+(``rc6val.dat``) or ``key plaintext ciphertext`` on one line (``twofishv.dat``,
+``marsval.dat``), blank lines between records.  The file names no cipher; every record is an ECB encryption
 (the tools also check the decryption)."""
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 def looks_like(lines: list[str]) -> bool:
     """True when every non-blank line is hex strings and they come in key / pt ct pairs."""
     body = [ln.split() for ln in lines if ln.strip()]
-    return bool(body) and len(body) % 2 == 0 and all(
-        all(_HEX.fullmatch(t) for t in toks) and len(toks) == (1 if i % 2 == 0 else 2)
-        for i, toks in enumerate(body))
+    if not body or not all(all(_HEX.fullmatch(t) for t in toks) for toks in body):
+        return False
+    if all(len(toks) == 3 for toks in body):
+        return True
+    return len(body) % 2 == 0 and all(len(toks) == (1 if i % 2 == 0 else 2)
+                                      for i, toks in enumerate(body))
 
 
 def parse_cryptopp_val(path, block_bytes: int = 16) -> list[VectorRecord]:
@@ -29,12 +33,15 @@ def parse_cryptopp_val(path, block_bytes: int = 16) -> list[VectorRecord]:
             continue
         if not all(_HEX.fullmatch(t) and len(t) % 2 == 0 for t in toks):
             raise fail(path, n, f"not a hex string: {line.strip()!r}")
-        if pending is None:
+        if pending is None and len(toks) == 3:              # key plaintext ciphertext
+            pending, toks = (n, bytes.fromhex(toks[0])), toks[1:]
+        elif pending is None:
             if len(toks) != 1:
-                raise fail(path, n, "expected a key line (one hex string)")
+                raise fail(path, n, "expected a key line (one hex string) or 'key plaintext "
+                                    "ciphertext'")
             pending = (n, bytes.fromhex(toks[0]))
             continue
-        if len(toks) != 2:
+        elif len(toks) != 2:
             raise fail(path, n, "expected 'plaintext ciphertext' after the key line")
         p, c = (bytes.fromhex(t) for t in toks)
         if len(p) != block_bytes or len(c) != block_bytes:

@@ -27,6 +27,7 @@ CIPHER = Cipher(
     aliases=("mars",),
     # the AES-submission files (all three key sizes; records of other sizes are skipped)
     kat_files=lambda key_bits: [f"mars/aes_submission_kat/{f}"
-                                for f in ("ecb_vk.txt", "ecb_vt.txt", "ecb_tbl.txt")],
+                                for f in ("ecb_vk.txt", "ecb_vt.txt", "ecb_tbl.txt")]
+                              + ["mars/cryptopp/marsval.dat"],
     software=(("cryptopp", "MARS"),),
 )

@@ -27,6 +27,7 @@ CIPHER = Cipher(
     reference="cipherfab.ciphers.twofish.model:Model",
     architectures=(ITERATIVE,),
     aliases=("twofish",),
-    kat_files=lambda key_bits: ["twofish/aes_submission_kat/ECB_TBL.TXT"],
+    kat_files=lambda key_bits: ["twofish/aes_submission_kat/ECB_TBL.TXT",
+                                "twofish/cryptopp/twofishv.dat"],
     software=(("cryptopp", "Twofish"),),
 )
