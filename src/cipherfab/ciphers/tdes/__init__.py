@@ -50,12 +50,16 @@ KEY_MATCHES = Rule("--key must have --key-bits / 4 hex digits: 16 for 64, 32 for
                    "(the default key is a 64-bit one)",
                    lambda v: len(str(v["key"])) != v["key_bits"] // 4)
 
+#: the key-specific forms take the generic parameters, a variant and the built-in key
+KEY_SPECIFIC_PARAMS = (Param("key_bits", (64, 128, 192), 64, KEY_BITS.help), DIRECTION, VARIANT,
+                       KEY)
+
 KEY_SPECIFIC = Architecture(
     name="key_specific",
     summary="the iterative core for one built-in key (--key HEX), paper 004's variants: "
             "fixed_round_key, xor_collapse",
     core="cipherfab.ciphers.tdes.key_specific:KeySpecificTDES",
-    params=(Param("key_bits", (64, 128, 192), 64, KEY_BITS.help), DIRECTION, VARIANT, KEY),
+    params=KEY_SPECIFIC_PARAMS,
     rules=(KEY_MATCHES,),
     test_points=({"key_bits": 64, "direction": "both", "variant": "xor_collapse"},),
     paper="004 (key-specific variants of an iterative core)",
@@ -66,7 +70,7 @@ KEY_SPECIFIC_PIPELINE = Architecture(
     summary="the pipelined core (16 or 48 stages) for one built-in key (--key HEX), paper 004's "
             "pl_fixed_round_key, pl_xor_collapse",
     core="cipherfab.ciphers.tdes.key_specific:KeySpecificPipelinedTDES",
-    params=(Param("key_bits", (64, 128, 192), 64, KEY_BITS.help), DIRECTION, VARIANT, KEY),
+    params=KEY_SPECIFIC_PARAMS,
     rules=(KEY_MATCHES,),
     test_points=({"key_bits": 192, "direction": "encrypt", "variant": "fixed_round_key",
                   "key": "3b6a2f0e51d4c7980a1f2e3d4c5b6a79f0e1d2c3b4a59687"},),
