@@ -25,10 +25,10 @@ def test_real_two_point_study(tmp_path):
         label = point_label(params)
         row = next(l for l in md.splitlines() if l.startswith(f"| {label} |"))
         cells = [c.strip() for c in row.strip("|").split("|")]
-        lut4, ff, _ccu2, ebr = (int(c) for c in cells[1:5])
-        assert (lut4, ff, ebr) == (rec["area"]["lut4"], rec["area"]["ff"], 10)
-        assert float(cells[6]) == round(rec["timing"]["fmax_mhz"], 1) > 0
+        lut4, ff, _ccu2, ebr, dsp = (int(c) for c in cells[1:6])
+        assert (lut4, ff, ebr, dsp) == (rec["area"]["lut4"], rec["area"]["ff"], 10, 0)
+        assert float(cells[7]) == round(rec["timing"]["fmax_mhz"], 1) > 0
         rounds = {128: 10, 256: 14}[params["key_bits"]]
-        assert int(cells[7]) == rounds                                # cycles/block ECB
-        assert re.fullmatch(r"\d+\.\d", cells[9]) and float(cells[9]) > 0   # Mbit/s ECB
+        assert int(cells[8]) == rounds                                # cycles/block ECB
+        assert re.fullmatch(r"\d+\.\d", cells[10]) and float(cells[10]) > 0  # Mbit/s ECB
     assert "†" not in md  # nothing came from the cache
