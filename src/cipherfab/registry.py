@@ -78,6 +78,18 @@ class Param:
         return str(value)
 
 
+def hex_key_problem(text, bits: int | tuple[int, ...]) -> str | None:
+    """Why ``text`` is not a key of ``bits`` (one size, or any of several) in hex, or None:
+    the check of a built-in key (``--key``) of a key-specific core."""
+    t, sizes = str(text), (bits,) if isinstance(bits, int) else bits
+    if len(t) in [b // 4 for b in sizes] and all(c in "0123456789abcdefABCDEF" for c in t):
+        return None
+    if len(sizes) == 1:
+        return f"--key {t!r}: a {sizes[0]}-bit key is {sizes[0] // 4} hex digits"
+    digits = [str(b // 4) for b in sizes]
+    return f"--key {t!r}: a key is {', '.join(digits[:-1])} or {digits[-1]} hex digits"
+
+
 @dataclass(frozen=True)
 class Rule:
     """A combination the generator cannot build: ``forbids(values)`` is True for it."""

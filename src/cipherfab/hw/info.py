@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from amaranth.lib import data, meta, stream, wiring
 from amaranth.lib.wiring import In, Out
@@ -61,6 +61,15 @@ class CoreInfo:
             raise ValueError(f"key_interface must be one of {KEY_INTERFACES}")
         if (self.key_interface == "none") != (self.fixed_key is not None):
             raise ValueError("a core has a fixed key exactly when it has no key interface")
+
+    def with_built_in_key(self, arch: str, params: dict, key_hex: str, variant: str,
+                          notes: tuple[str, ...] = ()) -> "CoreInfo":
+        """This declaration for a key-specific form of the core (paper 004): no key port,
+        no key setup, the key in ``fixed_key``; ``notes`` kept after the key-specific one."""
+        return replace(self, arch=arch, params=params, key_interface="none", fixed_key=key_hex,
+                       key_setup_cycles=0,
+                       notes=(f"key-specific ({variant}): built for one key, given in fixed_key",)
+                       + notes)
 
     @property
     def direction_input(self) -> bool:

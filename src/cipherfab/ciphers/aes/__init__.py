@@ -1,6 +1,6 @@
 """AES (FIPS-197): the registry entry declaring its architectures and parameters."""
 
-from ...registry import Architecture, Cipher, Param, Rule
+from ...registry import Architecture, Cipher, Param, Rule, hex_key_problem
 from .byte import BYTE
 from .compact import COLUMN
 from .reference import NR
@@ -98,14 +98,6 @@ INTERLEAVED = Architecture(
     paper="002 (Fig. 2, 2-stage interleaved round, offline round keys)",
 )
 
-def key_check(text, bits: int) -> str | None:
-    """Why ``text`` is not a ``bits``-bit key in hex, or None."""
-    t = str(text)
-    if len(t) != bits // 4 or any(c not in "0123456789abcdefABCDEF" for c in t):
-        return f"--key {t!r}: a {bits}-bit key is {bits // 4} hex digits"
-    return None
-
-
 KEY_SPECIFIC = Architecture(
     name="key_specific",
     summary="AES-128 encryption for one built-in key (--key HEX), the iterative core with the key "
@@ -122,7 +114,7 @@ KEY_SPECIFIC = Architecture(
             Param("key", None, "00000000000000000000000000000000",
                   "the built-in AES-128 key, 32 hex digits (default: the all-zero key of the "
                   "GFSbox and VarTxt KAT files)",
-                  check=lambda v: key_check(v, 128))),
+                  check=lambda v: hex_key_problem(v, 128))),
     rules=(Rule("--variant xor_by_rom_* keeps AddRoundKey in the S-box block RAMs: use --sbox rom",
                 lambda v: v["variant"].startswith("xor_by_rom") and v["sbox"] != "rom"),),
     test_points=(

@@ -93,7 +93,7 @@ class IterativeAES(wiring.Component):
         params = {"key_bits": key_bits, "direction": direction, "sbox": sbox}
         if folded:                         # the default leaves the other cores' names unchanged
             params["key_add"] = key_add
-        super().__init__(CoreSignature(CoreInfo(
+        super().__init__(CoreSignature(self.declare(CoreInfo(
             cipher="aes", arch="iterative",
             params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
@@ -104,7 +104,11 @@ class IterativeAES(wiring.Component):
             blocks_in_flight=1,
             key_setup_cycles=nr + 1 if self.decrypt else 1,  # decryption runs the schedule once
             parts={"key_schedule": "key_schedule", "datapath": "datapath"},
-        )))
+        ))))
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        """The declaration (a key-specific core, :mod:`.key_specific`, changes it)."""
+        return info
 
     def key_schedule(self) -> wiring.Component:
         """The round-key source (:class:`~.key_schedule.KeySchedule`'s ports); a key-specific

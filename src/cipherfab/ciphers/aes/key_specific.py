@@ -38,40 +38,26 @@ built AES-128 encryption).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ...hw.info import CoreInfo, CoreSignature
+from ...hw.collapse import collapse, key_bits, round_masks
+from ...hw.info import CoreInfo
 from .iterative import IterativeAES, RoundDatapath
 from .key_schedule import KeySchedule
 from .pipeline import PipelinedAES
-from .round_keys import RoundKeyRegisters
 from .reference import SBOX, _shift_rows, round_keys
-from .round import bytes_of, final_round, from_bytes, key_sbox, mix_columns, shift_rows
+from .round import bytes_of, from_bytes, key_sbox, mix_columns, shift_rows, sub_bytes_unit
+from .round_keys import RoundKeyRegisters
 
-VARIANTS = ("fixed_key", "fixed_round_key", "xor_collapse", "xor_by_rom_all", "xor_by_rom_partial")
 NR = 10
 
 
 def as_int(k: bytes) -> int:
     """A round key as the 128-bit value of the datapath (byte 0 in the top bits)."""
     return int.from_bytes(k, "big")
-
-
-def collapse(y, bits: list[int], n=None):
-    """``y ^ k`` for a constant key, per bit a wire or an inverter.  ``bits[i]`` is bit
-    ``i`` of the key, or, with ``n``, a mask over rounds (bit n = that round's key bit)."""
-    out = []
-    for i in range(len(y)):
-        if n is None:
-            out.append(~y[i] if bits[i] else y[i])
-        else:
-            out.append(Mux(Const(bits[i], NR + 1).bit_select(n, 1), ~y[i], y[i]))
-    return Cat(*out)
 
 
 class ConstantKeySchedule(wiring.Component):
@@ -117,20 +103,19 @@ class CollapsedRound(RoundDatapath):
         self.rks, self.n = rks, n
         super().__init__(True, False, sbox)
 
-    def masks(self) -> list[int]:
-        """Per datapath bit: its key bit in every round (bit r = round r)."""
-        return [sum(((k >> i) & 1) << r for r, k in enumerate(self.rks)) for i in range(128)]
+    def add_key(self, y, r: int):
+        """``y ^`` round key ``r`` (a constant) as wires and inverters."""
+        return collapse(y, key_bits(self.rks[r], 128))
 
     def elaborate(self, platform):
         m = Module()
-        from .round import sub_bytes_unit
         m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, True, False)
-        state, masks = sboxes.y, self.masks()
-        middle = collapse(mix_columns(m, shift_rows(state)), masks, self.n)
+        state = sboxes.y
+        middle = collapse(mix_columns(m, shift_rows(state)), round_masks(self.rks, 128), self.n)
         m.d.comb += [
-            sboxes.x.eq(Mux(self.start, collapse(self.block, [(k >> 0) & 1 for k in masks]), middle)),
+            sboxes.x.eq(Mux(self.start, self.add_key(self.block, 0), middle)),
             sboxes.en.eq(self.start | self.advance),
-            self.result.eq(collapse(shift_rows(state), [(k >> NR) & 1 for k in masks])),
+            self.result.eq(self.add_key(shift_rows(state), NR)),
         ]
         return m
 
@@ -158,11 +143,10 @@ class KeyedRomRound(CollapsedRound):
 
     def elaborate(self, platform):
         m = Module()
-        masks = self.masks()
         pre = Signal(128)
         state = Signal(128)
         page = Signal(range(16))
-        load = collapse(self.block, [m_ & 1 for m_ in masks]) if self.partial else self.block
+        load = self.add_key(self.block, 0) if self.partial else self.block
         m.d.comb += [pre.eq(Mux(self.start, load, mix_columns(m, shift_rows(state)))),
                      page.eq(Mux(self.start, 0, self.n))]
         lanes_in, lanes_out = bytes_of(pre), []
@@ -174,7 +158,7 @@ class KeyedRomRound(CollapsedRound):
             lanes_out.append(port.data)
         final = shift_rows(state)
         if self.partial:
-            final = collapse(final, [(k >> NR) & 1 for k in masks])
+            final = self.add_key(final, NR)
         m.d.comb += [state.eq(from_bytes(lanes_out)), self.result.eq(final)]
         return m
 
@@ -184,20 +168,13 @@ class KeySpecificAES(IterativeAES):
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
                  variant: str = "xor_collapse", key: str = "000102030405060708090a0b0c0d0e0f"):
-        self.key_bytes, self.variant = bytes.fromhex(key), variant
-        self.key_bits, self.direction, self.sbox = 128, "encrypt", sbox
-        self.encrypt, self.decrypt, self.folded, self.nr = True, False, False, NR
-        wiring.Component.__init__(self, CoreSignature(CoreInfo(
-            cipher="aes", arch="key_specific",
-            params={"key_bits": 128, "direction": "encrypt", "sbox": sbox, "variant": variant,
-                    "key": key.lower()},
-            block_bits=128, key_bits=128, key_bits_effective=128, key_interface="none",
-            fixed_key=key.lower(), directions=("encrypt",),
-            latency=NR + 1, cycles_per_block=NR, cycles_per_block_feedback=NR + 1,
-            blocks_in_flight=1, key_setup_cycles=0,
-            parts={"key_schedule": "key_schedule", "datapath": "datapath"},
-            notes=(f"key-specific ({variant}): built for one key, given in fixed_key",),
-        )))
+        self.key_bytes, self.variant, self.key_hex = bytes.fromhex(key), variant, key.lower()
+        super().__init__(128, "encrypt", sbox)
+
+    def declare(self, info: CoreInfo) -> CoreInfo:
+        return info.with_built_in_key("key_specific", {**info.params, "variant": self.variant,
+                                                       "key": self.key_hex},
+                                      self.key_hex, self.variant)
 
     def key_schedule(self):
         return ConstantKeySchedule(self.key_bytes, self.variant, self.sbox)
@@ -218,8 +195,6 @@ class KeySpecificPipelinedAES(PipelinedAES):
     its constant round key; ``xor_collapse``: each round's key added as wires and
     inverters after the round (the rounds add nothing)."""
 
-    PL_VARIANTS = ("fixed_key", "fixed_round_key", "xor_collapse")
-
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
                  stages: int = 1, variant: str = "xor_collapse",
                  key: str = "000102030405060708090a0b0c0d0e0f"):
@@ -228,12 +203,10 @@ class KeySpecificPipelinedAES(PipelinedAES):
         super().__init__(128, "encrypt", sbox, stages, keys="fixed")
 
     def declare(self, info: CoreInfo) -> CoreInfo:
-        return replace(info, arch="key_specific_pipeline",
-                       params={"key_bits": 128, "direction": "encrypt", "sbox": self.sbox,
-                               "stages": self.stages, "variant": self.variant, "key": self.key_hex},
-                       key_interface="none", fixed_key=self.key_hex, key_setup_cycles=0,
-                       notes=(f"key-specific (pl_{self.variant}): built for one key, given in "
-                              "fixed_key",))
+        params = {k: v for k, v in info.params.items() if k != "keys"}   # fixed, built in
+        return info.with_built_in_key("key_specific_pipeline",
+                                      {**params, "variant": self.variant, "key": self.key_hex},
+                                      self.key_hex, f"pl_{self.variant}")
 
     def _round_key_registers(self, m: Module):
         if self.variant == "fixed_key":   # the generic registers, loaded once from the constant
@@ -249,4 +222,4 @@ class KeySpecificPipelinedAES(PipelinedAES):
     def add_key(self, r: int, x_next):
         if self.variant != "xor_collapse":
             return x_next
-        return collapse(x_next, [(self.rks[r] >> i) & 1 for i in range(128)])
+        return collapse(x_next, key_bits(self.rks[r], 128))

@@ -7,7 +7,7 @@ the shared DES pieces in :mod:`.des`, the cores in :mod:`.iterative` and :mod:`.
 their key-specific forms (paper 004) in :mod:`.key_specific`.
 """
 
-from ...registry import Architecture, Cipher, Param, Rule
+from ...registry import Architecture, Cipher, Param, Rule, hex_key_problem
 
 KEY_BITS = Param("key_bits", (64, 128, 192), 192,
                  "key bits on the port, parity included: 64 (single DES), 128 (2-key EDE, "
@@ -43,9 +43,7 @@ KEY = Param("key", None, "0101010101010101",
             "the built-in key in hex, K1 first: 16, 32 or 48 digits for --key-bits 64, 128, 192; "
             "parity bits ignored (default: KEYs of the SP 800-20 variable-text tables, a 64-bit "
             "key; give --key for 128 and 192)",
-            check=lambda v: None if len(str(v)) in (16, 32, 48) and all(
-                c in "0123456789abcdefABCDEF" for c in str(v))
-            else f"--key {str(v)!r}: a key is 16, 32 or 48 hex digits")
+            check=lambda v: hex_key_problem(v, (64, 128, 192)))
 KEY_MATCHES = Rule("--key must have --key-bits / 4 hex digits: 16 for 64, 32 for 128, 48 for 192 "
                    "(the default key is a 64-bit one)",
                    lambda v: len(str(v["key"])) != v["key_bits"] // 4)

@@ -25,44 +25,18 @@ cores' key port); parity bits are ignored.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Array, Cat, Const, Module, Signal
 
 from ...errors import CipherfabError
+from ...hw.collapse import collapse, key_bits, round_masks
 from ...hw.info import CoreInfo
+from ...registry import hex_key_problem
 from .des import FeistelFunction, _permute_int, subkey_table
 from .iterative import IterativeTDES
 from .pipeline import PipelinedTDES, round_plan
 
 VARIANTS = ("fixed_round_key", "xor_collapse")
 DEFAULT_KEY = "0101010101010101"   # KEYs of the SP 800-20 variable-text and inverse-permutation tables
-
-
-def key_problem(key: str, key_bits: int) -> str | None:
-    """Why ``key`` is not a ``key_bits``-bit key in hex, or None."""
-    t = str(key)
-    if len(t) != key_bits // 4 or any(c not in "0123456789abcdefABCDEF" for c in t):
-        return (f"--key {t!r}: a {key_bits}-bit key is {key_bits // 4} hex digits "
-                "(--key-bits 64: 16, 128: 32, 192: 48)")
-    return None
-
-
-def collapse(e, masks: list[int], sel=None):
-    """``e ^ k`` for a constant key, per bit a wire or an inverter: ``masks[i]`` is bit i's
-    key bit, or with ``sel`` a mask over ``sel``'s values (bit v = the key bit when sel = v);
-    a bit whose key bit is the same for every value is a plain wire or inverter."""
-    full = 2 ** (2 ** len(sel)) - 1 if sel is not None else 1
-    out = []
-    for i in range(len(e)):
-        mask = masks[i]
-        if mask in (0, full):
-            out.append(~e[i] if mask else e[i])
-            continue
-        bit = ((sel if mask == 2 else ~sel) if len(sel) == 1
-               else Const(mask, 2 ** len(sel)).bit_select(sel, 1))
-        out.append(Mux(bit, ~e[i], e[i]))
-    return Cat(*out)
 
 
 class CollapsedFeistel(FeistelFunction):
@@ -80,11 +54,11 @@ class KeySpecific:
     """What both key-specific cores share: the built-in key, no key port."""
 
     def setup(self, arch: str, variant: str, key: str, key_bits: int):
-        problem = key_problem(key, key_bits)
+        problem = hex_key_problem(key, key_bits)
         if problem or variant not in VARIANTS:
             self._MustUse__silence = True    # refused, not forgotten
         if problem:
-            raise CipherfabError(f"tdes {arch}: {problem}")
+            raise CipherfabError(f"tdes {arch}: {problem} (--key-bits 64: 16, 128: 32, 192: 48)")
         if variant not in VARIANTS:
             raise CipherfabError(f"tdes {arch}: --variant {variant!r} is not supported; choose "
                                  f"from {', '.join(VARIANTS)}")
@@ -99,11 +73,9 @@ class KeySpecific:
         return _permute_int(self.des_keys[which], subkey_table(n), 64)
 
     def declare(self, info: CoreInfo) -> CoreInfo:
-        return replace(info, arch=self.arch, params={**info.params, "variant": self.variant,
-                                                     "key": self.key_hex},
-                       key_interface="none", fixed_key=self.key_hex, key_setup_cycles=0,
-                       notes=(f"key-specific ({self.variant}): built for one key, given in "
-                              "fixed_key",) + info.notes[:1])
+        return info.with_built_in_key(self.arch, {**info.params, "variant": self.variant,
+                                                  "key": self.key_hex},
+                                      self.key_hex, self.variant, info.notes[:1])
 
     # the key port's hooks: none
     def key_register(self):
@@ -150,8 +122,7 @@ class KeySpecificTDES(KeySpecific, IterativeTDES):
         if self.variant == "fixed_round_key":
             return FeistelFunction()
         t = self.table()
-        masks = [sum((k >> b & 1) << v for v, k in enumerate(t)) for b in range(48)]
-        return CollapsedFeistel(masks, self.round_index())
+        return CollapsedFeistel(round_masks(t, 48), self.round_index())
 
     def round_key(self, m: Module, key, r, p, decrypt):
         n = self.round_index()
@@ -176,9 +147,8 @@ class KeySpecificPipelinedTDES(KeySpecific, PipelinedTDES):
         k = {d: self.subkey_value(which, n) for d, (which, n, _) in plans.items()}
         if decrypt is None:      # one direction: a plain wire or inverter per bit
             key = k[self.direction == "decrypt"]
-            return CollapsedFeistel([key >> b & 1 for b in range(48)])
-        return CollapsedFeistel([(k[False] >> b & 1) | (k[True] >> b & 1) << 1 for b in range(48)],
-                                decrypt)
+            return CollapsedFeistel(key_bits(key, 48))
+        return CollapsedFeistel(round_masks([k[False], k[True]], 48), decrypt)
 
     def subkey(self, ks, which: int, n: int):
         return Const(self.subkey_value(which, n) if self.variant == "fixed_round_key" else 0, 48)
