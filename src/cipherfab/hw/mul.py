@@ -51,12 +51,17 @@ PARAM = Param("mul", STYLES, "dsp",
               quiet_default=True)
 
 
-def mul_low(m: Module | None, a, b, style: str = "dsp", width: int = 32, name: str = "mul") -> Value:
-    """``(a · b) mod 2**width`` as a value, built in ``style`` (``m`` takes the ``logic``
-    style's named tree nodes; the ``dsp`` style adds nothing to ``m``)."""
+def check_style(style: str) -> None:
+    """Refuse a style that is not one of :data:`STYLES`, in one line."""
     if style not in STYLES:
         raise CipherfabError(f"multiplier style {style!r} is not supported; choose from "
                              f"{', '.join(STYLES)}")
+
+
+def mul_low(m: Module | None, a, b, style: str = "dsp", width: int = 32, name: str = "mul") -> Value:
+    """``(a · b) mod 2**width`` as a value, built in ``style`` (``m`` takes the ``logic``
+    style's named tree nodes; the ``dsp`` style adds nothing to ``m``)."""
+    check_style(style)
     a, b = Value.cast(a), Value.cast(b)
     if style == "dsp":
         return (a * b)[:width]
@@ -85,9 +90,7 @@ class Multiplier(wiring.Component):
     """``p = (a · b) mod 2**width``, combinational, in ``style`` (a unit for tests and reuse)."""
 
     def __init__(self, style: str = "dsp", width: int = 32):
-        if style not in STYLES:
-            raise CipherfabError(f"multiplier style {style!r} is not supported; choose from "
-                                 f"{', '.join(STYLES)}")
+        check_style(style)
         self.style, self.width = style, width
         super().__init__({"a": In(width), "b": In(width), "p": Out(width)})
 

@@ -59,6 +59,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.single_block import drive_ports, handshake
 from ...hw.mul import mul_low
 from ...hw.words import from_le_words as from_words, le_words as words_of
 from .model import B, S
@@ -178,8 +179,7 @@ class IterativeMARS(wiring.Component):
         r = Signal(range(ROUNDS + 2))
         in_flight = Signal()
         last = in_flight & (r == ROUNDS)
-        advance = ~(last & self.block_out.valid & ~self.block_out.ready)
-        start = self.block_in.valid & self.block_in.ready
+        start, advance = handshake(self, last)
 
         def within(rng):
             return (r >= rng.start) & (r < rng.stop)
@@ -242,11 +242,7 @@ class IterativeMARS(wiring.Component):
                      kb.addr.eq(Mux((nxt >= 9) & (nxt < 25), (nxt << 1) - 13, 0)),
                      ka.en.eq(advance), kb.en.eq(advance)]
 
-        m.d.comb += [
-            self.key.ready.eq(~in_flight & ~setup),
-            self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
-            self.busy.eq(in_flight | setup | self.block_out.valid),
-        ]
+        drive_ports(m, self, in_flight, have_key, setup)
         with ks.If(self.key.valid & self.key.ready):
             kws = words_of(self.key.payload)
             tinit = kws + [Const(n, 32)] + [Const(0, 32)] * (14 - n)
@@ -262,8 +258,6 @@ class IterativeMARS(wiring.Component):
             with ks.If(last_step):
                 ks.d.sync += setup.eq(0)
 
-        with m.If(self.block_out.valid & self.block_out.ready):
-            m.d.sync += self.block_out.valid.eq(0)
         with m.If(start):
             m.d.sync += [*(x.eq(v) for x, v in zip(d, loaded)), r.eq(1), in_flight.eq(1)]
         with m.Elif(in_flight & advance):

@@ -33,6 +33,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.single_block import drive_ports, handshake
 from ...hw.mul import mul_low
 from ...hw.words import from_le_words as from_words, le_words as words_of
 from .model import P32, Q32, R
@@ -100,8 +101,7 @@ class IterativeRC6(wiring.Component):
         r = Signal(range(R + 2))                           # round under way (1..20), 21: whitening
         in_flight = Signal()
         last = in_flight & (r == R + 1)
-        advance = ~(last & self.block_out.valid & ~self.block_out.ready)
-        start = self.block_in.valid & self.block_in.ready
+        start, advance = handshake(self, last)
         s0, s1 = read[0].data, read[1].data
 
         # read addresses, one clock ahead: the next mixing step's S[i], or the next round's keys
@@ -115,11 +115,7 @@ class IterativeRC6(wiring.Component):
                          read[1].addr.eq(Mux(~in_flight & ~start, 1, 2 * nxt + 1)),
                          read[0].en.eq(advance), read[1].en.eq(advance)]
 
-        m.d.comb += [
-            self.key.ready.eq(~in_flight & ~setup),
-            self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
-            self.busy.eq(in_flight | setup | self.block_out.valid),
-        ]
+        drive_ports(m, self, in_flight, have_key, setup)
         with ks.If(self.key.valid & self.key.ready):
             ks.d.sync += [*(w.eq(v) for w, v in zip(ring, words_of(self.key.payload))),
                           a.eq(0), b.eq(0), k.eq(0), i.eq(0), init.eq(P32), setup.eq(1),
@@ -131,8 +127,6 @@ class IterativeRC6(wiring.Component):
             with ks.If(last_step):
                 ks.d.sync += setup.eq(0)
 
-        with m.If(self.block_out.valid & self.block_out.ready):
-            m.d.sync += self.block_out.valid.eq(0)
         A, B, C, D = x
         t, u = f(m, B, self.mul, "mul_t"), f(m, D, self.mul, "mul_u")
         with m.If(start):

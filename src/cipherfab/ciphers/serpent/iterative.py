@@ -40,6 +40,7 @@ from amaranth.hdl import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.single_block import drive_ports, handshake
 from ...hw.words import from_le_words as from_words, le_words as words_of
 from ...hw.sbox import SboxTables, SubBytes
 from .model import PHI, ROUNDS, SBOXES
@@ -152,8 +153,7 @@ class IterativeSerpent(wiring.Component):
         in_flight, have_key = Signal(), Signal()
 
         last = in_flight & (n == groups)
-        advance = ~(last & self.block_out.valid & ~self.block_out.ready)
-        start = self.block_in.valid & self.block_in.ready
+        start, advance = handshake(self, last)
 
         def name(part, t):
             return part if rpc == 1 else f"{part}{t}"
@@ -173,13 +173,7 @@ class IterativeSerpent(wiring.Component):
         rk_now = [w for ws in rk for w in ws]
         rk_next = [w for ws in k_next for w in ws]
 
-        m.d.comb += [
-            self.key.ready.eq(~in_flight),
-            self.block_in.ready.eq(have_key & ~in_flight & ~self.key.valid),
-            self.busy.eq(in_flight | self.block_out.valid),
-        ]
-        with m.If(self.block_out.valid & self.block_out.ready):
-            m.d.sync += self.block_out.valid.eq(0)
+        drive_ports(m, self, in_flight, have_key)
         with m.If(self.key.valid & self.key.ready):
             padded = padded_key(self.key.payload, self.key_bits)
             m.d.sync += [*(a.eq(b) for a, b in zip(key_words, padded)),

@@ -43,6 +43,7 @@ from amaranth.hdl import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
+from ...hw.single_block import drive_ports, handshake
 from ...hw.sbox import SboxTables, SubBytes
 from ...hw.words import from_le_words, le_words
 from .model import MDS, MDS_POLY, Q0, Q1, ROUNDS, RS, RS_POLY, gf_mul
@@ -188,15 +189,8 @@ class IterativeTwofish(wiring.Component):
         nxt = [(x[2] ^ f0).rotate_right(1), x[3].rotate_left(1) ^ f1, x[0], x[1]]
 
         last = in_flight & (r == ROUNDS)
-        advance = ~(last & self.block_out.valid & ~self.block_out.ready)
-        start = self.block_in.valid & self.block_in.ready
-        m.d.comb += [
-            self.key.ready.eq(~in_flight & ~setup),
-            self.block_in.ready.eq(have_key & ~setup & ~in_flight & ~self.key.valid),
-            self.busy.eq(in_flight | setup | self.block_out.valid),
-        ]
-        with m.If(self.block_out.valid & self.block_out.ready):
-            m.d.sync += self.block_out.valid.eq(0)
+        start, advance = handshake(self, last)
+        drive_ports(m, self, in_flight, have_key, setup)
         key_bytes = [self.key.payload[8 * (2 * 4 * k - 1 - n):8 * (2 * 4 * k - n)] for n in range(8 * k)]
         s_vals = [Signal(32, name=f"rs{j}") for j in range(k)]
         ks.d.comb += [v.eq(h_key.times(RS_TABLES, RS, RS_POLY, key_bytes[8 * j:8 * j + 8]))
