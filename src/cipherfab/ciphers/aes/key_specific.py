@@ -14,6 +14,10 @@ fold away:
 ``fixed_round_key``
     the key schedule replaced by a multiplexer of the 11 precomputed round keys,
     selected by the round counter.
+``fixed_round_key_rom``
+    the 11 round keys in a block-RAM ROM instead of a multiplexer (beyond the paper): one
+    read port follows the round counter a cycle ahead, a second one holds round key 0 for
+    the load, so the key lives in ROM contents alone and ``cipherfab rekey`` can change it.
 ``xor_collapse``
     AddRoundKey written per bit as a wire or an inverter: bit i of a round's output
     is ``y[i]`` or ``~y[i]`` by the constant bit ``k[n][i]``, the round-key multiplexer
@@ -89,9 +93,21 @@ class ConstantKeySchedule(wiring.Component):
             m.d.sync += n.eq(1)
         with m.Elif(mid):
             m.d.sync += n.eq(n + 1)
-        m.d.comb += [self.ready.eq(1), self.last.eq(~mid), self.first_key.eq(self.rks[0])]
+        m.d.comb += self.last.eq(~mid)
+        if self.variant != "fixed_round_key_rom":
+            m.d.comb += [self.ready.eq(1), self.first_key.eq(self.rks[0])]
         if self.variant == "fixed_round_key":
             m.d.comb += self.round_key.eq(Array(Const(k, 128) for k in self.rks)[n])
+        if self.variant == "fixed_round_key_rom":
+            m.submodules.round_key_rom = rom = Memory(shape=128, depth=16, init=self.rks,
+                                                      attrs={"ram_style": "block"})
+            ahead = rom.read_port(domain="sync", transparent_for=())    # round key n, a cycle ahead
+            first = rom.read_port(domain="sync", transparent_for=())    # round key 0, for the load
+            loaded = Signal()   # round key 0 read out once after reset
+            m.d.sync += loaded.eq(1)
+            m.d.comb += [ahead.addr.eq(Mux(self.start, 1, Mux(mid, n + 1, n))), first.addr.eq(0),
+                         self.round_key.eq(ahead.data), self.first_key.eq(first.data),
+                         self.ready.eq(loaded)]
         # xor_collapse and the ROM variants add round keys by collapse (in the datapath)
         return m
 
