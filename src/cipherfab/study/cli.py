@@ -49,6 +49,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run on a Dask cluster instead, e.g. tcp://host:8786")
     p.add_argument("--seeds", type=_seeds, metavar="1,2", help="placer seeds (default: the study's)")
+    p.add_argument("--keys", type=count, metavar="N",
+                   help="random keys per variant, for key studies (key-specific: default 100; 5 for "
+                        "a quick run)")
     p.add_argument("--device", metavar="NAME", help="target device (default: the study's, e.g. ecp5-85k)")
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="reports folder; results go to DIR/NAME/ (default: reports)")
@@ -92,7 +95,7 @@ def run(args) -> int:
         externals.append(Point.external(source, source.design.get("label")))
     res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
                     externals=externals, jobs=args.jobs, scheduler=args.scheduler,
-                    use_cache=not args.no_cache, show_progress=not args.quiet)
+                    use_cache=not args.no_cache, show_progress=not args.quiet, keys=args.keys)
     s = res["summary"]
     folder = res["folder"]
     print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "

@@ -665,6 +665,9 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
         _main_table(doc, aggs)
     else:
         doc.p("**No build succeeded**; see the failures below.")
+    if study.get("plugin") and aggs:
+        import importlib
+        importlib.import_module(study["plugin"]).section(doc, results)
     _published_in_our_shape(doc, results)
     if aggs and results.get("software"):
         _software_table(doc, results, aggs)

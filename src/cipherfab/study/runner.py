@@ -600,7 +600,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
               build: Callable | str | None = None, source_fn: Callable | str | None = None,
               jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
               use_cache: bool = True, console=None, show_progress: bool = True,
-              command: str | None = None, write_report: bool = True) -> dict:
+              command: str | None = None, write_report: bool = True,
+              keys: int | None = None) -> dict:
     """Run a :class:`~cipherfab.study.studies.Study` and write ``OUT/NAME/results.json``
     plus the reports; returns the results dict (with ``"folder"`` and ``"files"``).
 
@@ -612,7 +613,11 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         study = get_study(study)
     seeds = list(seeds or study.seeds)
     device = device or study.device
-    points = make_points(study.points, externals)
+    plugin = importlib.import_module(study.plugin) if study.plugin else None
+    if keys is not None and not study.keys:
+        raise CipherfabError(f"--keys applies to key studies (key-specific), not {study.name!r}")
+    key_list = plugin.keys(keys or study.keys) if study.keys else None
+    points = make_points(study.points + (plugin.points(key_list) if key_list else []), externals)
     if not points:
         raise CipherfabError(f"study {study.name!r} has no design points")
     folder = Path(out) / study.name
@@ -620,7 +625,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     started, t0 = _now(), time.time()
     backend: dict = {}
     interrupted = None
-    software, estimates, records = None, {}, []
+    software, estimates, records, rekeyed = None, {}, [], None
     run = dict(build=build, source_fn=source_fn, jobs=jobs, scheduler=scheduler, inline=inline,
                use_cache=use_cache, console=console, show_progress=show_progress,
                out=str(folder))
@@ -630,6 +635,11 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             software = measure(study.points)
         records = sweep(points, seeds, device=device, backend_info=backend,
                         title=f"study {study.name}", **run)
+        if key_list and plugin is not None and hasattr(plugin, "measure_rekey"):
+            try:
+                rekeyed = plugin.measure_rekey(key_list, device)
+            except Exception as e:   # the sweep's records are kept whatever happens here
+                rekeyed = [{"cipher": "-", "variant": "-", "error": one_line(e)}]
         for est in study.estimates:
             recs = sweep(points, [1], device=est, title=f"study {study.name}: {est} estimates",
                          **run)
@@ -652,6 +662,9 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     }
     if software is not None:
         results["software"] = software
+    if key_list is not None:
+        results["keys"] = key_list
+        results["rekey"] = rekeyed
     if estimates:
         results["estimates"] = estimates
         results["failures"] += [{"label": f"{r.get('study_point')} ({est})", "seed": r.get("seed"),

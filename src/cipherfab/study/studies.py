@@ -86,6 +86,10 @@ class Study:
     estimates: tuple[str, ...] = ()
     software: bool = False              #: measure the ciphers' software baselines (study.software)
     bar_metric: str | None = None       #: one bar per design of this metric (e.g. Mbit/s per LUT4)
+    #: key studies: the default number of random keys (``--keys N``) and the module giving
+    #: ``keys(n)``, ``points(keys)``, ``measure_rekey(keys, device)`` and ``section(doc, results)``
+    keys: int | None = None
+    plugin: str | None = None
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -354,8 +358,27 @@ FINALISTS = Study(
     ],
 )
 
-#: every named study; add new ones here (key-specific, ...)
-STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS)}
+KEY_SPECIFIC = Study(
+    name="key-specific",
+    title="Key-specific AES-128 and DES circuits over random keys, and re-keying without "
+          "synthesis (paper 004 Tables 1-6 shape)",
+    description=("Every key-specific variant (AES-128 iterative: fixed_key, fixed_round_key, "
+                 "xor_collapse, xor_by_rom_all, xor_by_rom_partial, fixed_round_key_rom; pipelined "
+                 "pl_fixed_key, pl_fixed_round_key, pl_xor_collapse; DES iterative and pipelined "
+                 "fixed_round_key and xor_collapse) built for N random keys beside the generic "
+                 "core of the same shape, one placer seed; then the block-RAM-keyed variants "
+                 "re-keyed from one in-context build to every other key, each result checked."),
+    points=[],
+    seeds=(1,),
+    device="ecp5-85k",
+    keys=100,
+    plugin="cipherfab.study.key_specific",
+    budget_minutes=45,
+    published=[Published("004", f"Table {n}") for n in range(1, 7)],
+)
+
+#: every named study; add new ones here
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC)}
 
 
 def get_study(name: str) -> Study:
