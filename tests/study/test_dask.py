@@ -64,3 +64,27 @@ def test_dask_local_cluster_builds_two_real_designs(tmp_path):
         assert rec["status"] == "ok" and rec["cached"] is False
         assert rec["timing"]["fmax_mhz"] > 10 and rec["area"]["lut4"] > 0
     assert (tmp_path / "dask-real" / "report.md").is_file()
+
+
+def test_key_specific_study_on_dask_with_keys(tmp_path):
+    """The key-specific study's points (variants x --keys random keys, beside the generic
+    cores) go through a Dask cluster like any study; its own tables reach the report."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        res = runner.run_study("key-specific", out=tmp_path, scheduler=cluster.scheduler_address,
+                               build=BUILD, source_fn=SOURCE, show_progress=False, keys=2)
+    assert len(res["keys"]) == 2 and res["rekey"] is None
+    designs = [r["design"] for r in res["records"]]
+    assert len(designs) == 4 + 2 * 13          # 4 generic cores, 13 variants x 2 keys
+    aes = [d for d in designs if d["cipher"] == "aes" and d["arch"] == "key_specific"]
+    assert {d["key"] for d in aes} == set(res["keys"])
+    text = (tmp_path / "key-specific" / "report.md").read_text()
+    assert "Key-specific variants over 2 random keys" in text and "xor_by_rom_all" in text
+    assert "Re-keying without synthesis" in text and "Table 4" in text
+
+
+def test_keys_only_for_key_studies(tmp_path):
+    from cipherfab.errors import CipherfabError
+    with pytest.raises(CipherfabError, match="--keys applies to key studies"):
+        runner.run_study("quick", out=tmp_path, build=BUILD, source_fn=SOURCE, keys=3,
+                         show_progress=False, inline=True)

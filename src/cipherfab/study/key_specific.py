@@ -149,6 +149,19 @@ def _cell(s: dict, nd: int) -> str:
     return f"{f(s['median'])} ({f(s['min'])}-{f(s['max'])})"
 
 
+def headline(results: dict) -> tuple[list[str], list[list[str]]]:
+    """The variants table (also the README's): median (min-max) over keys, change of the
+    median against the generic core."""
+    headers = ["cipher", "variant", "keys"] + [m[0] for m in METRICS] + ["LUT4 change", "Mbit/s change"]
+    body = []
+    for r in rows(results):
+        body.append([r["cipher"], r["name"], str(r["keys"])]
+                    + [_cell(r["metrics"][m[0]], m[2]) for m in METRICS]
+                    + [f"{r['change']['LUT4']:+.1f}%" if "LUT4" in r["change"] else "-",
+                       f"{r['change']['Mbit/s']:+.1f}%" if "Mbit/s" in r["change"] else "-"])
+    return headers, body
+
+
 def section(doc, results: dict) -> None:
     """The study's own tables (paper 004 Tables 1-6 shape) into a report ``Doc``."""
     n = len(results.get("keys") or [])
@@ -158,13 +171,7 @@ def section(doc, results: dict) -> None:
           "shape with its key port (paper 004: Usselmann's cores). Change = median against the "
           "original's. Paper 004's numbers (Virtex-II XC2V4000, Leonardo Spectrum + ISE 8.1, "
           "averages over 100 keys) are printed in the published tables below.")
-    headers = ["cipher", "variant", "keys"] + [m[0] for m in METRICS] + ["LUT4 change", "Mbit/s change"]
-    body = []
-    for r in rs:
-        body.append([r["cipher"], r["name"], str(r["keys"])]
-                    + [_cell(r["metrics"][m[0]], m[2]) for m in METRICS]
-                    + [f"{r['change'].get('LUT4', 0):+.1f}%" if "LUT4" in r["change"] else "-",
-                       f"{r['change'].get('Mbit/s', 0):+.1f}%" if "Mbit/s" in r["change"] else "-"])
+    headers, body = headline(results)
     doc.table(headers, body, align=["l", "l", "r"] + ["r"] * (len(headers) - 3))
     doc.h(3, "Generation time per stage (paper 004 Tables 3 and 5 shape), seconds")
     doc.table(["cipher", "variant"] + list(STAGES),
@@ -173,7 +180,7 @@ def section(doc, results: dict) -> None:
     rk = results.get("rekey") or []
     doc.h(3, "Re-keying without synthesis (beyond paper 004) beside the full rebuild")
     if not rk:
-        doc.p("Not measured (needs at least two keys).")
+        doc.p("Not measured (it needs the real flow and at least two keys).")
         return
     doc.p("Each variant built once in context (behind the shared serial I/O wrapper, bitstream "
           "packed) for the first key, then `cipherfab rekey` to every other key: elaborate, "

@@ -143,9 +143,16 @@ def section(results: dict, readme_dir: Path, plot: Path | None) -> str:
         f"{_seeds(seeds)}; Fmax is the median over seeds, with min–max in brackets.",
         "",
     ]
-    headers, rows, cached = headline_table(results)
+    plugin = (results.get("study") or {}).get("plugin")
+    if plugin:   # a study with its own headline (e.g. key-specific: one row per variant)
+        import importlib
+        headers, rows = importlib.import_module(plugin).headline(results)
+        cached = any(r.get("cached") for r in results.get("records", []))
+    else:
+        headers, rows, cached = headline_table(results)
     lines.append("| " + " | ".join(headers) + " |")
-    lines.append("|---|" + "---:|" * (len(headers) - 1))
+    lines.append("|---|" + "---:|" * (len(headers) - 1) if not plugin else
+                 "|---|---|" + "---:|" * (len(headers) - 2))
     lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |" for r in rows]
     if not rows:
         lines.append("| (no build succeeded) |" + " |" * (len(headers) - 1))

@@ -635,7 +635,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             software = measure(study.points)
         records = sweep(points, seeds, device=device, backend_info=backend,
                         title=f"study {study.name}", **run)
-        if key_list and plugin is not None and hasattr(plugin, "measure_rekey"):
+        if key_list and plugin is not None and hasattr(plugin, "measure_rekey") and build is None:
             try:
                 rekeyed = plugin.measure_rekey(key_list, device)
             except Exception as e:   # the sweep's records are kept whatever happens here
