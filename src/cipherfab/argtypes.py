@@ -34,3 +34,14 @@ def probability(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
     return value
+
+
+def clock_ratio(text: str) -> float:
+    """A clock period in units of another clock's, 0.05 to 20."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid clock period {text!r}") from None
+    if not 0.05 <= value <= 20:
+        raise argparse.ArgumentTypeError(f"must lie in 0.05 to 20 clk periods, got {value}")
+    return value

@@ -109,3 +109,17 @@ def test_first_error_is_one_line():
     long = tools.first_error(lines("ice40_hx8k_lc_overflow.log"))
     assert "\n" not in long and long.startswith("Unable to place cell")
     assert len(tools.first_error(["ERROR: " + "x" * 1000])) == 300
+
+
+def test_nextpnr_log_with_two_clocks():
+    """With several clocks nextpnr pads the clock names to one width; both are read,
+    before and after routing (a core with a key clock, --key-clock separate)."""
+    lines = ["Info: Max frequency for clock 'key_clk': 116.89 MHz (FAIL at 500.00 MHz)",
+             "Info: Max frequency for clock     'clk': 118.79 MHz (FAIL at 500.00 MHz)",
+             "Info: Routing globals...",
+             "Warning: Max frequency for clock 'key_clk': 131.25 MHz (FAIL at 500.00 MHz)",
+             "Warning: Max frequency for clock     'clk': 132.03 MHz (FAIL at 500.00 MHz)"]
+    pre, post = parse.pre_and_post_route_fmax(lines)
+    assert pre == {"key_clk": 116.89, "clk": 118.79}
+    assert post == {"key_clk": 131.25, "clk": 132.03}
+    assert parse.pick_clock(post, "key_clk") == "key_clk"

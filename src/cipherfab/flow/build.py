@@ -96,7 +96,8 @@ def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: b
         "top": source.top, "verilog_sha256": source.verilog_sha256,
         "device": dev.describe(), "seed": seed, **measured, "times": times,
         "times_source": f"cache (measured {raw['measured_at']})" if cached else "this run",
-        "performance": record.performance(source, raw["timing"]["fmax_mhz"], raw["area"]),
+        "performance": record.performance(source, raw["timing"]["fmax_mhz"], raw["area"],
+                                          raw["timing"].get("fmax_by_clock_mhz")),
         "cipherfab_version": __version__,
     }
     if dev.synthesis_only:

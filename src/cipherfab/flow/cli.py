@@ -159,7 +159,9 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
     rows.append(("latency", f"{_cycles(p.get('latency_cycles'))}; cycles/block ECB {_fmt(ecb)}, CBC {_fmt(cbc)}"))
     ks_ns = p.get("key_setup_ns")
     rows.append(("key setup", _cycles(p.get("key_setup_cycles"))
-                 + (f" ({_fmt(ks_ns, ' ns', 1)} at Fmax)" if ks_ns is not None else "")))
+                 + (f" ({_fmt(ks_ns, ' ns', 1)} at Fmax"
+                    + (f"; key_clk at its own Fmax {_fmt(p['key_clock_fmax_mhz'], ' MHz')}"
+                       if p.get("key_clock_fmax_mhz") else "") + ")" if ks_ns is not None else "")))
     stages = ("elaborate", "synthesize", "place", "route", "pack", "total")
     rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
                  + (f" (cached): times of the original build, measured {rec.get('measured_at') or 'at an unknown time'}"

@@ -44,7 +44,12 @@ def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
     from ..hw.export import to_verilog
     from ..hw.info import CoreInfo
     from ..hw.serial_io import SerialIO
-    io = SerialIO(CoreInfo.from_json(source.info), source.top)
+    info = CoreInfo.from_json(source.info)
+    if info.clocks:
+        raise CipherfabError(f"{source.top} has a clock besides clk "
+                             f"({', '.join(c + '_clk' for c in info.clocks)}): the in-context "
+                             f"build (--bitstream) wraps single-clock cores only")
+    io = SerialIO(info, source.top)
     head = (f"{WRAPPER_TOP}: {source.top} behind the shared serial I/O wrapper "
             f"({io.width}-bit words; cipherfab.hw.serial_io)")
     return to_verilog(io, WRAPPER_TOP, head) + "\n" + core_verilog

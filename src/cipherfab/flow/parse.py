@@ -109,7 +109,8 @@ def synth_area(stat: dict, top: str, family: str, parts: dict[str, str]) -> tupl
 # ---------------------------------------------------------------- nextpnr log
 
 _UTIL = re.compile(r"Info:\s+([A-Z][A-Z0-9_]+):\s+(\d+)/\s*(\d+)\s+\d+%")
-_FMAX = re.compile(r"Max frequency for clock '([^']+)': ([\d.]+) MHz")
+# (with several clocks nextpnr pads the names to one width: "clock     'clk'")
+_FMAX = re.compile(r"Max frequency for clock\s+'([^']+)': ([\d.]+) MHz")
 _ROUTE_START = re.compile(r"Info: (Routing globals|Running router2|Routing\.\.|Routing\.\.\.)")
 _CRIT = re.compile(r"Critical path report for (clock '([^']+)'|cross-domain)")
 _CRIT_SPLIT = re.compile(r"([\d.]+) ns logic, ([\d.]+) ns routing")

@@ -18,12 +18,17 @@ Rules stated once here:
 * Throughput = block_bits x Fmax / cycles per block, in Mbit/s, for ECB
   (non-feedback) and CBC (feedback) use; efficiency figures use the ECB
   throughput.  Unknown cycle counts give ``None``, never a guess.
+* Key setup time: key_setup_cycles / Fmax; for a core with a key clock, its
+  declared key_clock_cycles at the key clock's (``key_clk``) own Fmax and the rest
+  at clk's (``CoreInfo.key_setup_ns``).
 """
 
 from __future__ import annotations
 
 import math
 
+from ..hw.info import CoreInfo
+from .parse import pick_clock
 from .source import DesignSource
 
 
@@ -97,8 +102,25 @@ def timing(pnr: dict | None, clock: str | None) -> dict:
     }
 
 
-def performance(src: DesignSource, fmax: float | None, a: dict) -> dict:
+def key_setup_ns(src: DesignSource, fmax: float | None, fmax_by_clock: dict | None) -> tuple:
+    """(key setup in ns, the key clock's Fmax or None): a core with a key clock (declared
+    ``key_clock_cycles``) spends those cycles at the key clock's Fmax, the rest at clk's."""
+    ks = src.key_setup_cycles
+    if ks is None or not fmax:
+        return None, None
+    info = CoreInfo.from_json(src.info) if src.info else None
+    if not info or not info.key_clock_cycles:
+        return _div(ks * 1000.0, fmax, 3), None
+    net = pick_clock(fmax_by_clock or {}, "key_clk")
+    f_key = (fmax_by_clock or {}).get(net) if net else None
+    if not f_key:
+        return None, None
+    return round(info.key_setup_ns(fmax, {"key": f_key}), 3), round(f_key, 3)
+
+
+def performance(src: DesignSource, fmax: float | None, a: dict, fmax_by_clock: dict | None = None) -> dict:
     lat, ecb, cbc, ks = src.latency, src.cycles_per_block_ecb, src.cycles_per_block_cbc, src.key_setup_cycles
+    ks_ns, key_fmax = key_setup_ns(src, fmax, fmax_by_clock)
     bits = src.block_bits
     thr_ecb = _div(bits * fmax, ecb, 3) if fmax else None
     thr_cbc = _div(bits * fmax, cbc, 3) if fmax else None
@@ -112,7 +134,8 @@ def performance(src: DesignSource, fmax: float | None, a: dict) -> dict:
         "throughput_ecb_mbps": thr_ecb,
         "throughput_cbc_mbps": thr_cbc,
         "key_setup_cycles": ks,
-        "key_setup_ns": _div(ks * 1000.0, fmax, 3) if ks is not None and fmax else None,
+        "key_setup_ns": ks_ns,
+        **({"key_clock_fmax_mhz": key_fmax} if key_fmax else {}),
         "key_setup_fraction_of_block": _div(ks, lat, 4) if ks is not None and lat else None,
         "mbps_per_lut4": _div(thr_ecb, luts),
         "mbps_per_slice": _div(thr_ecb, a.get("slices")),

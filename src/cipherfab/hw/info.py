@@ -18,6 +18,15 @@ Ports (``hw.export`` flattens them to plain Verilog names)::
     block_out      Out stream, block_bits
     busy           Out 1                          key setup, block in flight or result waiting
 
+Clocks: every core runs on ``sync`` (exported as ``clk``/``rst``).  A core may
+declare further clock domains in ``clocks`` (exported as ``<name>_clk``, reset
+from ``rst`` through a reset synchronizer), e.g. ``("key",)`` for a key schedule
+at its own clock (paper 000 section 4.6).  Then ``key_clock_cycles`` of the
+``key_setup_cycles`` are cycles of the key clock: the rest are ``sync`` cycles
+(crossing and handshake), and ``key_setup_cycles`` is exact when both clocks
+run at the same rate.  Key setup time = (key_setup_cycles - key_clock_cycles)
+/ f_sync + key_clock_cycles / f_key.
+
 Key interfaces: ``stream`` (a key is taken between blocks, before a block
 offered in the same cycle), ``per_block`` (key-agile: every block carries its
 key), ``none`` (key-specific core: the key is part of the circuit).
@@ -55,12 +64,26 @@ class CoreInfo:
     parts: dict = field(default_factory=dict)   # submodule name -> part, for the area split
     fixed_key: str | None = None     # hex, for key-specific cores
     notes: tuple[str, ...] = ()      # extra lines for the Verilog header
+    clocks: tuple[str, ...] = ()     # clock domains besides sync, each a <name>_clk port
+    key_clock_cycles: int = 0        # of key_setup_cycles, those counted in the key clock
 
     def __post_init__(self):
         if self.key_interface not in KEY_INTERFACES:
             raise ValueError(f"key_interface must be one of {KEY_INTERFACES}")
         if (self.key_interface == "none") != (self.fixed_key is not None):
             raise ValueError("a core has a fixed key exactly when it has no key interface")
+        if "sync" in self.clocks:
+            raise ValueError("clocks names the domains besides sync")
+        if self.key_clock_cycles and "key" not in self.clocks:
+            raise ValueError("key_clock_cycles needs a 'key' clock in clocks")
+        if not 0 <= self.key_clock_cycles <= self.key_setup_cycles:
+            raise ValueError("key_clock_cycles must lie within key_setup_cycles")
+
+    def key_setup_ns(self, fmax_mhz: float, fmax_by_clock_mhz: dict | None = None) -> float:
+        """Key setup time at the given clock rates (a missing key clock rate: sync's)."""
+        f_key = (fmax_by_clock_mhz or {}).get("key", fmax_mhz)
+        return (1000.0 * (self.key_setup_cycles - self.key_clock_cycles) / fmax_mhz
+                + 1000.0 * self.key_clock_cycles / f_key)
 
     def with_built_in_key(self, arch: str, params: dict, key_hex: str, variant: str,
                           notes: tuple[str, ...] = ()) -> "CoreInfo":
@@ -85,6 +108,10 @@ class CoreInfo:
         d["directions"] = list(self.directions)
         d["notes"] = list(self.notes)
         d["direction_input"] = self.direction_input
+        if not self.clocks:                  # single-clock cores: the sidecar as it always was
+            del d["clocks"], d["key_clock_cycles"]
+        else:
+            d["clocks"] = list(self.clocks)
         return d
 
     @classmethod
@@ -92,6 +119,7 @@ class CoreInfo:
         d = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         d["directions"] = tuple(d["directions"])
         d["notes"] = tuple(d.get("notes", ()))
+        d["clocks"] = tuple(d.get("clocks", ()))
         return cls(**d)
 
 
@@ -118,6 +146,9 @@ class CoreAnnotation(meta.Annotation):
             "parts": {"type": "object", "additionalProperties": {"type": "string"}},
             "fixed_key": {"type": ["string", "null"]},
             "notes": {"type": "array", "items": {"type": "string"}},
+            "clocks": {"type": "array", "items": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                       "uniqueItems": True},
+            "key_clock_cycles": {"type": "integer", "minimum": 0},
         },
         "required": ["cipher", "arch", "params", "block_bits", "key_bits", "key_interface",
                      "directions", "latency", "cycles_per_block", "cycles_per_block_feedback",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..argtypes import count, probability
+from ..argtypes import clock_ratio, count, probability
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
 
@@ -36,6 +36,9 @@ def register(subparsers) -> None:
                    help="probability the sink takes a result in a cycle (default 1)")
     p.add_argument("--blocks-per-key", type=count, default=1000,
                    help="mean blocks between key changes in --random (default 1000)")
+    p.add_argument("--key-clock-period", type=clock_ratio, default=1.0, metavar="P",
+                   help="for a core with a key clock (key_clk, e.g. --key-clock separate): its "
+                        "period in clk periods, 0.05 to 20 (default 1)")
     p.set_defaults(func=run)
 
 
@@ -51,7 +54,7 @@ def run(args) -> int:
         for name in args.vectors:
             parse_file(name, cipher.block_bits // 8, reversed_)
     engine = HardwareEngine(core, seed=args.seed, in_valid_prob=args.valid_prob,
-                            out_ready_prob=args.ready_prob)
+                            out_ready_prob=args.ready_prob, key_period=args.key_clock_period)
     if args.vectors:
         from ..vectors import format_report, run_files
         # records of other key sizes (submission files hold all three) are skipped and counted
@@ -67,8 +70,9 @@ def run(args) -> int:
           f"{r.seconds:.2f} s simulated at {r.blocks_per_second:,.0f} blocks/s "
           f"({r.blocks_per_second * 60:,.0f} blocks/min, {r.cycles / r.seconds:,.0f} cycles/s) "
           f"on {_machine()}")
+    clock = (f" with key_clk at {args.key_clock_period:g} clk periods" if engine.clock_options else "")
     print(f"latencies seen: {sorted(r.latencies)} cycles (core states {engine.info.latency}); "
-          f"key-to-block: {sorted(r.key_to_block)} cycles")
+          f"key-to-block: {sorted(r.key_to_block)} cycles{clock}")
     if r.first_mismatch:
         print(f"first mismatch: {r.first_mismatch}")
     print(f"{r.blocks - r.mismatches} passed, {r.mismatches} failed")

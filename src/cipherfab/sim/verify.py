@@ -19,6 +19,10 @@ from ..errors import CipherfabError
 from ..registry import CoreParams, add_core_arguments, all_points, get_cipher, params_from_args
 
 
+#: key clock periods (in clk periods) a core with a key clock is also checked at, besides 1
+KEY_CLOCK_PERIODS = (0.37, 2.7)
+
+
 def vector_root(given: str | None) -> Path:
     """The folder the ciphers' KAT paths are relative to: --vectors-dir, $CIPHERFAB_VECTORS,
     or the repository's tests/vectors (a source checkout)."""
@@ -58,6 +62,14 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
     r = random_run(engine, random_blocks, seed=seed, mean_blocks_per_key=20,
                    in_valid_prob=0.7, out_ready_prob=0.6)
     timing = check_timing(engine)
+    for kp in KEY_CLOCK_PERIODS if engine.clock_options else ():   # a key clock: other ratios too
+        other = engine.at_key_period(kp)
+        rk = random_run(other, max(1, random_blocks // 4), seed=seed, mean_blocks_per_key=20,
+                        in_valid_prob=0.7, out_ready_prob=0.6)
+        if rk.mismatches:
+            timing.append(f"key_clk at {kp:g} clk periods: {rk.mismatches} random blocks wrong "
+                          f"({rk.first_mismatch})")
+        timing += [f"key_clk at {kp:g} clk periods: {t}" for t in check_timing(other)]
     needs_kat = engine.info.key_interface != "none"
     ok = kat_fail == 0 and (kat_pass > 0 or not needs_kat) and r.mismatches == 0 and not timing
     i = engine.info
@@ -66,6 +78,8 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
             + ("exact (latency {0}, {1}/{2} cycles per block, key setup {3})".format(
                 i.latency, i.cycles_per_block, i.cycles_per_block_feedback, i.key_setup_cycles)
                if not timing else "; ".join(timing))
+            + (f"; key_clk at {', '.join(f'{kp:g}' for kp in KEY_CLOCK_PERIODS)} clk periods: "
+               "right, key setup within its bounds" if engine.clock_options and not timing else "")
             + f" [{time.perf_counter() - t0:.1f} s]")
     if not files:
         line += " (no KAT files declared)"

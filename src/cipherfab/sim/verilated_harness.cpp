@@ -3,7 +3,9 @@
 // (--prefix Vcore).  KEY_BITS, BLOCK_BITS, HAS_DECRYPT and KEY_MODE come from
 // -D flags; KEY_MODE is the core's declared key interface: 0 none (key-specific
 // core), 1 a key stream (key, key_valid, key_ready), 2 a key with every block
-// (block_in_key).
+// (block_in_key).  KEY_CLOCK=1: the core has a second clock, key_clk, for its key
+// schedule (CoreInfo.clocks == ("key",)), run at key_period sync periods, its
+// rising edges at 0.5, 1.5, ... key periods (sync edge n at time n).
 // One exported function, cf_run(), runs a whole op list without returning to
 // Python.
 #include "Vcore.h"
@@ -100,6 +102,7 @@ struct CfRun {
     int32_t hang;
     int32_t failed;
     char error[512];
+    double key_period;      // KEY_CLOCK: key_clk period in sync periods
 };
 
 extern "C" __attribute__((visibility("default"))) int cf_key_bits() { return KEY_BITS; }
@@ -134,7 +137,19 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
         // One clock cycle: inputs are already set; settle combinational logic
         // (ready may depend on valid), return, caller samples, then tick().
         auto settle = [&]() { m->clk = 0; m->eval(); };
+#if KEY_CLOCK
+        double key_edge = 0.5 * r->key_period;  // time of the next key_clk rising edge
+        m->key_clk = 0;
+#endif
         auto tick = [&]() {
+#if KEY_CLOCK
+            for (; key_edge < (double)(cyc + 1); key_edge += r->key_period) {  // before sync edge cyc+1
+                m->key_clk = 1;
+                m->eval();
+                m->key_clk = 0;
+                m->eval();
+            }
+#endif
             m->clk = 1;
             m->eval();
             ++cyc;

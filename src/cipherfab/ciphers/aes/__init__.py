@@ -87,10 +87,15 @@ INTERLEAVED = Architecture(
             "expanded once into a memory (paper 002)",
     core="cipherfab.ciphers.aes.interleaved:InterleavedAES",
     params=(KEY_BITS, DIRECTION, SBOX,
-            Param("stages", STAGES, 2, "blocks in flight = " + STAGES_HELP)),
+            Param("stages", STAGES, 2, "blocks in flight = " + STAGES_HELP),
+            Param("key_clock", ("shared", "separate"), "shared",
+                  "shared (the key schedule on the round's clock) or separate (on a clock of its "
+                  "own, port key_clk: the key setup at the key schedule's Fmax, paper 000 "
+                  "section 4.6)", quiet_default=True)),
     rules=(TBOX_ENCRYPTS,),
     test_points=(
         {"key_bits": 192, "direction": "decrypt", "sbox": "rom", "stages": 1},
+        {"key_bits": 128, "direction": "both", "sbox": "rom", "stages": 2, "key_clock": "separate"},
         {"key_bits": 256, "direction": "both", "sbox": "lut", "stages": 2},
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 3},
         {"key_bits": 128, "direction": "both", "sbox": "composite", "stages": 4},

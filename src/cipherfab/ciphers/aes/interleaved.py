@@ -22,7 +22,9 @@ each stage, so it never idles in non-feedback use (paper 002: 2-stage round,
 Round keys come from :class:`~.round_keys.RoundKeyMemory`, addressed one register
 before R0 (at stage A when L = 1) with the round the block will finish at stage B
 (``n`` encrypting, ``Nr - n`` decrypting), so the synchronous read lands with R0.  A new key waits
-until no block is in flight and rewrites the memory in 2·Nr+1 clocks.
+until no block is in flight and rewrites the memory in 2·Nr+1 clocks.  With
+``key_clock="separate"`` the memory is filled on a clock of its own (``key_clk``,
+:mod:`.key_clock`): the key setup goes at the key schedule's rate, not the round's.
 
 Timing without output backpressure, whatever the key or data: latency Nr + 1
 (1 stage) or s·Nr (s = 2, 3, 4 stages); ``s`` blocks every ``s·Nr`` clocks, so Nr clocks
@@ -38,7 +40,12 @@ from amaranth.lib import data, wiring
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .reference import NR
 from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
+from .key_clock import KeyClockRoundKeyMemory, key_clock_cycles
 from .round_keys import RoundKeyMemory
+
+#: sync clocks of a separate-clock key setup: the load and the two synchronizer stages of
+#: the handshake's return (the first block is taken in the clock the return arrives)
+SYNC_SIDE_CYCLES = 3
 
 
 def slot_layout(nr: int) -> data.StructLayout:
@@ -50,29 +57,38 @@ class InterleavedAES(wiring.Component):
     """AES-128/192/256, ``stages`` register stages per round, as many blocks in flight."""
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "rom",
-                 stages: int = 2):
+                 stages: int = 2, key_clock: str = "shared"):
         self.key_bits, self.direction, self.sbox, self.stages = key_bits, direction, sbox, stages
+        self.key_clock = key_clock
         self.encrypt = direction in ("encrypt", "both")
         self.decrypt = direction in ("decrypt", "both")
         self.nr = nr = NR[key_bits]
         latency = nr + 1 if stages == 1 else stages * nr
+        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages}
+        key_setup, clocks = {"key_setup_cycles": 2 * nr + 2}, {}  # the memory filled, then blocks
+        if key_clock == "separate":
+            params["key_clock"] = key_clock
+            key_setup = {"key_setup_cycles": key_clock_cycles(nr) + SYNC_SIDE_CYCLES,
+                         "key_clock_cycles": key_clock_cycles(nr)}
+            clocks = {"clocks": ("key",)}
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="interleaved",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages},
+            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
             latency=latency,
             cycles_per_block=nr,                 # s blocks per s*Nr clocks
             cycles_per_block_feedback=latency,   # one block at a time
             blocks_in_flight=stages,
-            key_setup_cycles=2 * nr + 2,         # the memory is filled, then blocks may enter
             parts={"round_keys": "key_schedule", "sub_bytes": "datapath"},
+            **key_setup, **clocks,
         )))
 
     def elaborate(self, platform):
         m = Module()
         nr, dirs = self.nr, (self.encrypt, self.decrypt)
-        m.submodules.round_keys = keys = RoundKeyMemory(self.key_bits, key_sbox(self.sbox))
+        memory = KeyClockRoundKeyMemory if self.key_clock == "separate" else RoundKeyMemory
+        m.submodules.round_keys = keys = memory(self.key_bits, key_sbox(self.sbox))
         cuts = sbox_cuts(self.stages)
         lat = cuts["latency"]                               # S-box registers (L)
         m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, **cuts)

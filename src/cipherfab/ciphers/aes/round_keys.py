@@ -29,19 +29,24 @@ from .key_schedule import _Step, first_round_key
 from .reference import NK, NR, SBOX
 
 
-class RoundKeyMemory(wiring.Component):
-    """All round keys of one cipher key, expanded once and read by round index."""
-
-    def __init__(self, key_bits: int, sbox: str, read_ports: int = 1):
-        self.nk, self.nr, self.sbox = NK[key_bits], NR[key_bits], sbox
-        self.read_ports = read_ports
-        super().__init__({
-            "key": In(key_bits), "load": In(1), "ready": Out(1), "busy": Out(1),
+def ports(key_bits: int, read_ports: int) -> dict:
+    """The members of a round-key memory (:class:`RoundKeyMemory` and its key-clock form)."""
+    nr = NR[key_bits]
+    return {"key": In(key_bits), "load": In(1), "ready": Out(1), "busy": Out(1),
             "first_enc": Out(128), "first_dec": Out(128),
-            "read_addr": In(range(self.nr + 1)).array(read_ports),
+            "read_addr": In(range(nr + 1)).array(read_ports),
             "read_en": In(1, init=1).array(read_ports),
-            "read_data": Out(128).array(read_ports),
-        })
+            "read_data": Out(128).array(read_ports)}
+
+
+class RoundKeyMemory(wiring.Component):
+    """All round keys of one cipher key, expanded once and read by round index
+    (read ports in ``read_domain``, everything else in ``sync``)."""
+
+    def __init__(self, key_bits: int, sbox: str, read_ports: int = 1, read_domain: str = "sync"):
+        self.nk, self.nr, self.sbox = NK[key_bits], NR[key_bits], sbox
+        self.read_ports, self.read_domain = read_ports, read_domain
+        super().__init__(ports(key_bits, read_ports))
 
     def elaborate(self, platform):
         m = Module()
@@ -75,7 +80,7 @@ class RoundKeyMemory(wiring.Component):
         m.submodules.memory = memory = Memory(shape=128, depth=self.nr + 1, init=[])
         write = memory.write_port()
         for i in range(self.read_ports):
-            port = memory.read_port(domain="sync", transparent_for=())
+            port = memory.read_port(domain=self.read_domain, transparent_for=())
             m.d.comb += [port.addr.eq(self.read_addr[i]), port.en.eq(self.read_en[i]),
                          self.read_data[i].eq(port.data)]
         return lambda addr, data, en: [write.addr.eq(addr), write.data.eq(data), write.en.eq(en)]
