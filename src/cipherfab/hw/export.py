@@ -17,7 +17,7 @@ Blocks and keys are big-endian: bits [N-1:N-8] hold byte 0.
 from __future__ import annotations
 
 from amaranth.back import verilog
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module, Signal, Value
 from amaranth.hdl._ir import PortDirection
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.cdc import ResetSynchronizer
@@ -57,7 +57,7 @@ class _PlainPorts(wiring.Component):
                 self._add(name, inner, member.flow == wiring.In)
 
     def _add(self, name, inner, is_input):
-        sig = Signal(len(inner), name=name)
+        sig = Signal(len(Value.cast(inner)), name=name)
         self.plain[name] = (sig, inner, is_input)
 
     def _stream(self, name, flow, inner):
@@ -93,7 +93,7 @@ class _PlainPorts(wiring.Component):
             m.submodules[f"{d}_reset"] = ResetSynchronizer(self._rst, domain=d)
         m.submodules.core = self.core
         for sig, inner, is_input in self.plain.values():
-            m.d.comb += (inner.eq(sig) if is_input else sig.eq(inner))
+            m.d.comb += (inner.eq(sig) if is_input else sig.eq(Value.cast(inner)))
         return m
 
 

@@ -1,0 +1,167 @@
+"""Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt) and CTR.
+
+Theory of operation
+-------------------
+The mode layer of the accelerator system (SPEC section 4, paper 003).  It drives a
+core through the core's own stream ports and reads nothing but its declaration
+(:class:`~cipherfab.hw.info.CoreInfo`), so it works for every cipher and
+architecture.  Every mode is one shape::
+
+    core input   x = data            ECB, CBC decrypt
+                   = data ^ chain    CBC encrypt (chain: IV, then the last ciphertext)
+                   = counter         CTR (the IV, +1 per block, modulo 2^block_bits)
+    operand FIFO  pushed with the block: 0 (ECB, CBC encrypt), chain (CBC decrypt: the
+                  previous ciphertext), data (CTR)
+    output        core output ^ operand popped beside it
+
+The core keeps order and never drops or duplicates a block, so the operand FIFO pops
+in step with it; its depth covers every block the core can hold (the declared
+ceil(latency / cycles per block), plus two), and a block enters only when the FIFO
+has room.  A pipelined or interleaved core keeps many blocks in flight in ECB, CBC
+decrypt and CTR; CBC encrypt needs the previous ciphertext, so a block enters only
+when no block is in flight (the core's feedback rate).
+
+A block may carry ``sideband`` bits (e.g. the last-block flag and byte count of a
+stream whose length is not a whole number of blocks): they travel in the operand FIFO
+and come out with the block.
+
+``start`` begins a message while the engine is idle: it takes ``mode`` and ``iv``.
+A mode the core cannot run (a direction it does not have) raises ``mode_error`` and
+takes no block, rather than giving a wrong result.  Keys go to the core as its key
+interface wants: a key stream passes through; a per-block key (key-agile pipeline)
+is held and sent with every block; a key-specific core has no key port.
+"""
+
+from __future__ import annotations
+
+import math
+
+from amaranth.hdl import Cat, Const, Module, Signal
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.wiring import In, Out
+
+from .info import info_of, payload_parts
+
+
+class Mode(enum.Enum, shape=3):
+    ECB_ENCRYPT = 0
+    ECB_DECRYPT = 1
+    CBC_ENCRYPT = 2
+    CBC_DECRYPT = 3
+    CTR = 4
+
+    @property
+    def direction(self) -> str:
+        """The core direction this mode runs."""
+        return "decrypt" if self in (Mode.ECB_DECRYPT, Mode.CBC_DECRYPT) else "encrypt"
+
+
+def modes_of(info) -> tuple[Mode, ...]:
+    """The modes a core with this declaration can run."""
+    return tuple(m for m in Mode if m.direction in info.directions)
+
+
+class ModeEngine(wiring.Component):
+    """``core`` (a cipherfab core component) behind ECB, CBC and CTR."""
+
+    def __init__(self, core: wiring.Component, sideband: int = 0):
+        self.core, self.info, self.sideband = core, info_of(core), sideband
+        info = self.info
+        if info.clocks:
+            raise ValueError(f"the mode engine drives single-clock cores; this core also has "
+                             f"{', '.join(c + '_clk' for c in info.clocks)}")
+        self.modes = modes_of(info)
+        self.depth = math.ceil(info.latency / info.cycles_per_block) + 2
+        block = (data.StructLayout({"data": info.block_bits, "side": sideband}) if sideband
+                 else info.block_bits)
+        members = {
+            "mode": In(Mode), "iv": In(info.block_bits), "start": In(1),
+            "data_in": In(stream.Signature(block)),
+            "data_out": Out(stream.Signature(block)),
+            "idle": Out(1), "mode_error": Out(1),
+        }
+        if info.key_interface != "none":
+            members["key"] = In(stream.Signature(info.key_bits))
+        super().__init__(members)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.core = core = self.core
+        info, n = self.info, self.info.block_bits
+        side = self.sideband
+        m.submodules.operand = operand = SyncFIFOBuffered(width=n + side, depth=self.depth)
+        mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
+        in_flight = Signal(range(self.depth + 1))
+        supported = Signal()
+        m.d.comb += [supported.eq(0)]
+        for md in self.modes:
+            with m.If(mode == md):
+                m.d.comb += supported.eq(1)
+        idle = in_flight == 0
+        m.d.comb += [self.idle.eq(idle & ~core.busy), self.mode_error.eq(~supported)]
+
+        with m.If(self.start & idle):
+            m.d.sync += [mode.eq(self.mode), chain.eq(self.iv), counter.eq(self.iv)]
+
+        have_key = self._keys(m, core, idle)
+        block, decrypt, _ = payload_parts(core)
+        given = self.data_in.payload.data if side else self.data_in.payload
+        x, pushed = Signal(n), Signal(n)
+        with m.Switch(mode):
+            with m.Case(Mode.CBC_ENCRYPT):
+                m.d.comb += [x.eq(given ^ chain), pushed.eq(0)]
+            with m.Case(Mode.CBC_DECRYPT):
+                m.d.comb += [x.eq(given), pushed.eq(chain)]
+            with m.Case(Mode.CTR):
+                m.d.comb += [x.eq(counter), pushed.eq(given)]
+            with m.Default():
+                m.d.comb += [x.eq(given), pushed.eq(0)]
+        if decrypt is not None:
+            m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT))
+
+        feedback_wait = (mode == Mode.CBC_ENCRYPT) & ~idle
+        may_enter = supported & have_key & ~self.start & operand.w_rdy & ~feedback_wait
+        accepted = core.block_in.valid & core.block_in.ready
+        m.d.comb += [
+            block.eq(x),
+            core.block_in.valid.eq(self.data_in.valid & may_enter),
+            self.data_in.ready.eq(core.block_in.ready & may_enter),
+            operand.w_data.eq(Cat(pushed, self.data_in.payload.side) if side else pushed),
+            operand.w_en.eq(accepted),
+        ]
+        with m.If(accepted):
+            with m.If(mode == Mode.CBC_DECRYPT):
+                m.d.sync += chain.eq(given)
+            with m.If(mode == Mode.CTR):
+                m.d.sync += counter.eq(counter + 1)
+
+        taken = self.data_out.valid & self.data_out.ready
+        m.d.comb += [
+            self.data_out.valid.eq(core.block_out.valid & operand.r_rdy),
+            (self.data_out.payload.data if side else self.data_out.payload).eq(
+                core.block_out.payload ^ operand.r_data[:n]),
+            core.block_out.ready.eq(self.data_out.ready & operand.r_rdy),
+            operand.r_en.eq(taken),
+        ]
+        if side:
+            m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
+        with m.If(taken & (mode == Mode.CBC_ENCRYPT)):
+            m.d.sync += chain.eq(core.block_out.payload)
+        m.d.sync += in_flight.eq(in_flight + accepted - taken)
+        return m
+
+    def _keys(self, m, core, idle):
+        """Connect the key port as the core's key interface wants; return 'a key is set'."""
+        kind = self.info.key_interface
+        if kind == "none":
+            return Const(1)
+        if kind == "stream":
+            wiring.connect(m, wiring.flipped(self.key), core.key)
+            return Const(1)
+        held, have = Signal(self.info.key_bits), Signal()     # per_block: sent with every block
+        _, _, block_key = payload_parts(core)
+        m.d.comb += [self.key.ready.eq(idle), block_key.eq(held)]
+        with m.If(self.key.valid & self.key.ready):
+            m.d.sync += [held.eq(self.key.payload), have.eq(1)]
+        return have & ~self.key.valid

@@ -1,0 +1,269 @@
+"""The mode layer (hw.modes) in Amaranth's simulator: ECB, CBC and CTR around a pipelined
+test double (many blocks in flight, every key interface) and around a real AES core,
+against a Python model and `cryptography`, under random valid/ready gaps."""
+
+import random
+
+import pytest
+from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.sim import Simulator
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from cipherfab.hw.info import CoreInfo, CoreSignature, payload_parts
+from cipherfab.hw.modes import Mode, ModeEngine, modes_of
+
+N, MASK, FIXED = 128, (1 << 128) - 1, 0x2B7E151628AED2A6ABF7158809CF4F3C
+
+
+def rotl(x, r):
+    return ((x << r) | (x >> (N - r))) & MASK
+
+
+def toy_encrypt(k, x):
+    return rotl(x ^ k, 8)
+
+
+def toy_decrypt(k, y):
+    return rotl(y, N - 8) ^ k
+
+
+class PipeCore(wiring.Component):
+    """A ``stages``-deep pipeline, one block per clock, both directions, of the toy cipher
+    above (a test double: order, backpressure and key interfaces, not cryptography)."""
+
+    def __init__(self, key_interface="stream", stages=5, directions=("encrypt", "decrypt"),
+                 clocks=()):
+        self.stages = stages
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="toy", arch="pipe", params={}, block_bits=N,
+            key_bits=0 if key_interface == "none" else N,
+            key_bits_effective=0 if key_interface == "none" else N,
+            key_interface=key_interface, directions=directions, latency=stages,
+            cycles_per_block=1, cycles_per_block_feedback=stages, blocks_in_flight=stages,
+            key_setup_cycles=0, fixed_key=f"{FIXED:032x}" if key_interface == "none" else None,
+            clocks=clocks)))
+
+    def elaborate(self, platform):
+        m = Module()
+        block, decrypt, block_key = payload_parts(self)
+        key = Signal(N, init=FIXED)
+        valid = [Signal(name=f"v{i}") for i in range(self.stages)]
+        data = [Signal(N, name=f"d{i}") for i in range(self.stages)]
+        advance = ~(valid[-1] & ~self.block_out.ready)
+        empty = ~Cat(*valid).any()
+        use_key = block_key if block_key is not None else key
+        if "key" in self.signature.members:
+            m.d.comb += self.key.ready.eq(empty)
+            with m.If(self.key.valid & self.key.ready):
+                m.d.sync += key.eq(self.key.payload)
+            m.d.comb += self.block_in.ready.eq(advance & ~self.key.valid)
+        else:
+            m.d.comb += self.block_in.ready.eq(advance)
+        x = block ^ use_key
+        enc = (x << 8 | x >> (N - 8))[:N]
+        dec = (block << (N - 8) | block >> 8)[:N] ^ use_key
+        with m.If(advance):
+            m.d.sync += [valid[0].eq(self.block_in.valid & self.block_in.ready),
+                         data[0].eq(enc if decrypt is None else Mux(decrypt, dec, enc))]
+            for i in range(1, self.stages):
+                m.d.sync += [valid[i].eq(valid[i - 1]), data[i].eq(data[i - 1])]
+        m.d.comb += [self.block_out.valid.eq(valid[-1]), self.block_out.payload.eq(data[-1]),
+                     self.busy.eq(~empty)]
+        return m
+
+
+def model(mode, enc, dec, iv, blocks, bits=N):
+    out, chain, ctr = [], iv, iv
+    for b in blocks:
+        if mode == Mode.ECB_ENCRYPT:
+            out.append(enc(b))
+        elif mode == Mode.ECB_DECRYPT:
+            out.append(dec(b))
+        elif mode == Mode.CBC_ENCRYPT:
+            chain = enc(b ^ chain)
+            out.append(chain)
+        elif mode == Mode.CBC_DECRYPT:
+            out.append(dec(b) ^ chain)
+            chain = b
+        else:
+            out.append(b ^ enc(ctr))
+            ctr = (ctr + 1) % (1 << bits)
+    return out
+
+
+def run(dut, messages, rng, valid_p=0.7, ready_p=0.6, limit=20000):
+    """messages: [(key or None, mode, iv, blocks)], run one after another (a key and a
+    start between them); returns (outputs per message, cycles, max blocks in flight)."""
+    results, stats = [], {"cycles": 0}
+
+    async def bench(ctx):
+        for key, mode, iv, blocks in messages:
+            while not ctx.get(dut.idle):                     # the previous message drained
+                await ctx.tick()
+            if key is not None:
+                ctx.set(dut.key.payload, key)
+                ctx.set(dut.key.valid, 1)
+                await ctx.tick().until(dut.key.ready)
+                ctx.set(dut.key.valid, 0)
+            ctx.set(dut.mode, mode)
+            ctx.set(dut.iv, iv)
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            i, got = 0, []
+            for _ in range(limit):
+                offer = i < len(blocks) and rng.random() < valid_p
+                ctx.set(dut.data_in.valid, offer)
+                if offer:
+                    ctx.set(dut.data_in.payload, blocks[i])
+                ctx.set(dut.data_out.ready, rng.random() < ready_p)
+                await ctx.delay(1e-9)
+                i += bool(ctx.get(dut.data_in.valid) and ctx.get(dut.data_in.ready))
+                if ctx.get(dut.data_out.valid) and ctx.get(dut.data_out.ready):
+                    got.append(ctx.get(dut.data_out.payload))
+                await ctx.tick()
+                stats["cycles"] += 1
+                if len(got) == len(blocks):
+                    break
+            ctx.set(dut.data_in.valid, 0)
+            ctx.set(dut.data_out.ready, 0)
+            results.append(got)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return results, stats["cycles"]
+
+
+@pytest.mark.parametrize("key_interface", ["stream", "per_block", "none"])
+def test_every_mode_around_a_pipeline(key_interface):
+    rng = random.Random(key_interface)
+    dut = ModeEngine(PipeCore(key_interface))
+    messages = []
+    for mode in Mode:
+        key = FIXED if key_interface == "none" else rng.getrandbits(N)
+        blocks = [rng.getrandbits(N) for _ in range(12)]
+        iv = MASK - 3 if mode == Mode.CTR else rng.getrandbits(N)      # the counter wraps
+        messages.append((None if key_interface == "none" else key, mode, iv, blocks))
+    got, _ = run(dut, messages, rng)
+    for (key, mode, iv, blocks), out in zip(messages, got):
+        k = FIXED if key is None else key
+        want = model(mode, lambda x: toy_encrypt(k, x), lambda y: toy_decrypt(k, y), iv, blocks)
+        assert out == want, mode
+
+
+def test_blocks_stay_in_flight_except_in_cbc_encrypt():
+    """Without gaps, ECB/CTR take a block every clock; CBC encrypt one per round trip."""
+    rng = random.Random(1)
+    dut = ModeEngine(PipeCore("stream", stages=6))
+    blocks = [rng.getrandbits(N) for _ in range(40)]
+    cycles = {}
+    for mode in (Mode.ECB_ENCRYPT, Mode.CTR, Mode.CBC_DECRYPT, Mode.CBC_ENCRYPT):
+        got, c = run(dut, [(5, mode, 9, blocks)], rng, valid_p=1.0, ready_p=1.0)
+        assert got[0] == model(mode, lambda x: toy_encrypt(5, x), lambda y: toy_decrypt(5, y), 9, blocks)
+        cycles[mode] = c
+    assert cycles[Mode.ECB_ENCRYPT] < 40 + 12 and cycles[Mode.CTR] < 40 + 12
+    assert cycles[Mode.CBC_DECRYPT] < 40 + 12
+    assert cycles[Mode.CBC_ENCRYPT] >= 40 * 6
+
+
+def test_a_mode_the_core_cannot_run_takes_no_block():
+    rng = random.Random(2)
+    dut = ModeEngine(PipeCore("stream", directions=("encrypt",)))
+    assert modes_of(dut.info) == (Mode.ECB_ENCRYPT, Mode.CBC_ENCRYPT, Mode.CTR)
+    seen = {}
+
+    async def bench(ctx):
+        ctx.set(dut.mode, Mode.CBC_DECRYPT)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        ctx.set(dut.data_in.valid, 1)
+        ctx.set(dut.data_in.payload, rng.getrandbits(N))
+        ctx.set(dut.data_out.ready, 1)
+        taken = 0
+        for _ in range(30):
+            await ctx.delay(1e-9)
+            taken += ctx.get(dut.data_in.ready)
+            await ctx.tick()
+        seen.update(error=ctx.get(dut.mode_error), taken=taken, out=ctx.get(dut.data_out.valid))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert seen == {"error": 1, "taken": 0, "out": 0}
+
+
+def test_every_mode_around_aes():
+    """A real core: AES-128 interleaved (2 blocks in flight, block-RAM S-boxes), both
+    directions, against cryptography's ECB, CBC and CTR."""
+    from cipherfab.generate import make_core
+    from cipherfab.registry import resolve
+    core = make_core(resolve("aes", "interleaved", key_bits=128, direction="both", sbox="rom", stages=2))
+    dut = ModeEngine(core)
+    rng = random.Random(3)
+    key, iv = rng.randbytes(16), rng.randbytes(16)
+    data = rng.randbytes(16 * 6)
+    blocks = [int.from_bytes(data[i:i + 16], "big") for i in range(0, len(data), 16)]
+    k, v = int.from_bytes(key, "big"), int.from_bytes(iv, "big")
+    messages = [(k, mode, v, blocks) for mode in Mode]
+    got, _ = run(dut, messages, rng, limit=4000)
+    as_bytes = [b"".join(x.to_bytes(16, "big") for x in out) for out in got]
+
+    def lib(mode, decrypt=False):
+        c = Cipher(algorithms.AES(key), mode)
+        return (c.decryptor() if decrypt else c.encryptor()).update(data)
+    assert as_bytes == [lib(modes.ECB()), lib(modes.ECB(), True), lib(modes.CBC(iv)),
+                        lib(modes.CBC(iv), True), lib(modes.CTR(iv))]
+
+
+def test_sideband_travels_with_its_block():
+    """Sideband bits (e.g. a last flag and a byte count) come out with their block, in
+    every mode, while many blocks are in flight."""
+    rng = random.Random(4)
+    dut = ModeEngine(PipeCore("stream", stages=7), sideband=5)
+    blocks = [rng.getrandbits(N) for _ in range(20)]
+    sides = [rng.getrandbits(5) for _ in blocks]
+    got = {}
+
+    async def bench(ctx):
+        ctx.set(dut.key.payload, 11)
+        ctx.set(dut.key.valid, 1)
+        await ctx.tick().until(dut.key.ready)
+        ctx.set(dut.key.valid, 0)
+        ctx.set(dut.mode, Mode.CTR)
+        ctx.set(dut.iv, 77)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        i, out = 0, []
+        for _ in range(2000):
+            offer = i < len(blocks) and rng.random() < 0.8
+            ctx.set(dut.data_in.valid, offer)
+            if offer:
+                ctx.set(dut.data_in.payload.data, blocks[i])
+                ctx.set(dut.data_in.payload.side, sides[i])
+            ctx.set(dut.data_out.ready, rng.random() < 0.5)
+            await ctx.delay(1e-9)
+            i += bool(ctx.get(dut.data_in.valid) and ctx.get(dut.data_in.ready))
+            if ctx.get(dut.data_out.valid) and ctx.get(dut.data_out.ready):
+                out.append((ctx.get(dut.data_out.payload.data), ctx.get(dut.data_out.payload.side)))
+            await ctx.tick()
+            if len(out) == len(blocks):
+                break
+        got["out"] = out
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    want = model(Mode.CTR, lambda x: toy_encrypt(11, x), None, 77, blocks)
+    assert got["out"] == list(zip(want, sides))
+
+
+def test_refuses_a_core_with_a_second_clock():
+    with pytest.raises(ValueError, match="single-clock cores"):
+        ModeEngine(PipeCore("stream", clocks=("key",)))
