@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 
-from amaranth.hdl import Cat, Const, Module, Signal
+from amaranth.hdl import Cat, Const, Module, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
@@ -65,21 +65,24 @@ def modes_of(info) -> tuple[Mode, ...]:
 class ModeEngine(wiring.Component):
     """``core`` (a cipherfab core component) behind ECB, CBC and CTR."""
 
-    def __init__(self, core: wiring.Component, sideband: int = 0):
+    def __init__(self, core: wiring.Component, sideband: int | data.Layout = 0):
         self.core, self.info, self.sideband = core, info_of(core), sideband
+        self.side_bits = sideband.size if isinstance(sideband, data.Layout) else sideband
         info = self.info
         if info.clocks:
             raise ValueError(f"the mode engine drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
         self.modes = modes_of(info)
         self.depth = math.ceil(info.latency / info.cycles_per_block) + 2
-        block = (data.StructLayout({"data": info.block_bits, "side": sideband}) if sideband
+        block = (data.StructLayout({"data": info.block_bits, "side": sideband}) if self.side_bits
                  else info.block_bits)
         members = {
             "mode": In(Mode), "iv": In(info.block_bits), "start": In(1),
             "data_in": In(stream.Signature(block)),
             "data_out": Out(stream.Signature(block)),
             "idle": Out(1), "mode_error": Out(1),
+            "active_mode": Out(Mode),      # the mode of the message under way
+            "accepting": Out(1),           # a block offered now would be taken
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
@@ -89,7 +92,7 @@ class ModeEngine(wiring.Component):
         m = Module()
         m.submodules.core = core = self.core
         info, n = self.info, self.info.block_bits
-        side = self.sideband
+        side = self.side_bits
         m.submodules.operand = operand = SyncFIFOBuffered(width=n + side, depth=self.depth)
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
@@ -124,10 +127,11 @@ class ModeEngine(wiring.Component):
         may_enter = supported & have_key & ~self.start & operand.w_rdy & ~feedback_wait
         accepted = core.block_in.valid & core.block_in.ready
         m.d.comb += [
+            self.active_mode.eq(mode), self.accepting.eq(core.block_in.ready & may_enter),
             block.eq(x),
             core.block_in.valid.eq(self.data_in.valid & may_enter),
             self.data_in.ready.eq(core.block_in.ready & may_enter),
-            operand.w_data.eq(Cat(pushed, self.data_in.payload.side) if side else pushed),
+            operand.w_data.eq(Cat(pushed, Value.cast(self.data_in.payload.side)) if side else pushed),
             operand.w_en.eq(accepted),
         ]
         with m.If(accepted):

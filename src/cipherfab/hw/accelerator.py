@@ -1,0 +1,114 @@
+"""The streaming accelerator of paper 003 around any cipherfab core: AXI4-Stream in,
+an input FIFO, the mode engine and the core, an output FIFO, AXI4-Stream out.
+
+Theory of operation
+-------------------
+::
+
+    s_axis --AxisToBlocks--> input FIFO --ModeEngine(core)--> output FIFO --BlocksToAxis--> m_axis
+                             (depth blocks)                   (depth blocks)
+
+Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
+separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
+``SyncFIFOBuffered`` of ``depth`` blocks (default 512) with the block's sideband
+(last flag, byte count), which Yosys maps to block RAM.  A message ends with
+``tlast``; its last block may be partial (CTR: the output has the message's length).
+ECB and CBC take whole blocks only (the host pads): a partial block in those modes
+raises the sticky ``length_error`` (its output is cut to the message's length and is
+not a ciphertext of anything).
+
+Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is;
+``start`` takes effect while the engine is idle.  Counters, cleared by ``start``:
+``blocks_in`` (blocks into the core), ``blocks_out`` (blocks out of it),
+``starved`` (clocks the engine could have taken a block but the input FIFO was empty,
+while a message is open), ``blocked`` (clocks a result waited for room in the output FIFO).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.wiring import In, Out
+
+from .axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
+from .info import info_of
+from .modes import Mode, ModeEngine
+
+COUNTER_BITS = 32
+DEFAULT_DEPTH = 512
+
+
+class Accelerator(wiring.Component):
+    """``core`` behind AXI4-Stream ports of ``width`` bits, FIFOs of ``depth`` blocks."""
+
+    def __init__(self, core: wiring.Component, width: int = 128, depth: int = DEFAULT_DEPTH):
+        info = info_of(core)
+        check_widths(width, info.block_bits)
+        if depth < 2:
+            raise ValueError(f"FIFO depth {depth}: at least 2 blocks")
+        self.core, self.info, self.width, self.depth = core, info, width, depth
+        members = {
+            "s_axis": In(stream.Signature(axis_layout(width))),
+            "m_axis": Out(stream.Signature(axis_layout(width))),
+            "mode": In(Mode), "iv": In(info.block_bits), "start": In(1),
+            "idle": Out(1), "mode_error": Out(1), "axis_error": Out(1), "length_error": Out(1),
+            "blocks_in": Out(COUNTER_BITS), "blocks_out": Out(COUNTER_BITS),
+            "starved": Out(COUNTER_BITS), "blocked": Out(COUNTER_BITS),
+        }
+        if info.key_interface != "none":
+            members["key"] = In(stream.Signature(info.key_bits))
+        super().__init__(members)
+
+    def elaborate(self, platform):
+        m = Module()
+        b = self.info.block_bits
+        side_bits = side_layout(b).size
+        m.submodules.axis_in = axis_in = AxisToBlocks(self.width, b)
+        m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
+        m.submodules.fifo_in = fifo_in = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
+        m.submodules.fifo_out = fifo_out = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
+        m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b))
+
+        wiring.connect(m, wiring.flipped(self.s_axis), axis_in.axis)
+        wiring.connect(m, axis_out.axis, wiring.flipped(self.m_axis))
+        if "key" in self.signature.members:
+            wiring.connect(m, wiring.flipped(self.key), engine.key)
+        m.d.comb += [
+            engine.mode.eq(self.mode), engine.iv.eq(self.iv), engine.start.eq(self.start),
+            self.mode_error.eq(engine.mode_error), self.axis_error.eq(axis_in.error),
+            # AXI4-Stream -> input FIFO
+            fifo_in.w_data.eq(axis_in.blocks.payload.as_value()),
+            fifo_in.w_en.eq(axis_in.blocks.valid), axis_in.blocks.ready.eq(fifo_in.w_rdy),
+            # input FIFO -> engine
+            engine.data_in.payload.eq(fifo_in.r_data),
+            engine.data_in.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(engine.data_in.ready),
+            # engine -> output FIFO
+            fifo_out.w_data.eq(engine.data_out.payload.as_value()),
+            fifo_out.w_en.eq(engine.data_out.valid), engine.data_out.ready.eq(fifo_out.w_rdy),
+            # output FIFO -> AXI4-Stream
+            axis_out.blocks.payload.eq(fifo_out.r_data),
+            axis_out.blocks.valid.eq(fifo_out.r_rdy), fifo_out.r_en.eq(axis_out.blocks.ready),
+        ]
+        open_ = Signal()                  # a message started and its last block not yet in
+        m.d.comb += self.idle.eq(engine.idle & ~fifo_in.r_rdy & ~fifo_out.r_rdy
+                                 & ~axis_in.blocks.valid & ~self.m_axis.valid)
+        took = engine.data_in.valid & engine.data_in.ready
+        side = engine.data_in.payload.side
+        with m.If(self.start & engine.idle):
+            m.d.sync += [self.blocks_in.eq(0), self.blocks_out.eq(0), self.starved.eq(0),
+                         self.blocked.eq(0), open_.eq(1)]
+        with m.Else():
+            with m.If(took):
+                m.d.sync += self.blocks_in.eq(self.blocks_in + 1)
+                with m.If(side.last):
+                    m.d.sync += open_.eq(0)
+                with m.If((side.bytes != b // 8) & (engine.active_mode != Mode.CTR)):
+                    m.d.sync += self.length_error.eq(1)
+            with m.If(engine.data_out.valid & engine.data_out.ready):
+                m.d.sync += self.blocks_out.eq(self.blocks_out + 1)
+            with m.If(open_ & engine.accepting & ~fifo_in.r_rdy):
+                m.d.sync += self.starved.eq(self.starved + 1)
+            with m.If(engine.data_out.valid & ~fifo_out.w_rdy):
+                m.d.sync += self.blocked.eq(self.blocked + 1)
+        return m

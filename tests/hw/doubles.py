@@ -1,0 +1,90 @@
+"""Test doubles and helpers shared by the hw tests: a pipelined toy-cipher core that
+follows the core contract, and AXI4-Stream transfers of byte messages."""
+
+from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.lib import wiring
+
+from cipherfab.hw.info import CoreInfo, CoreSignature, payload_parts
+
+N, MASK, FIXED = 128, (1 << 128) - 1, 0x2B7E151628AED2A6ABF7158809CF4F3C
+
+
+def rotl(x, r):
+    return ((x << r) | (x >> (N - r))) & MASK
+
+
+def toy_encrypt(k, x):
+    return rotl(x ^ k, 8)
+
+
+def toy_decrypt(k, y):
+    return rotl(y, N - 8) ^ k
+
+
+class PipeCore(wiring.Component):
+    """A ``stages``-deep pipeline, one block per clock, both directions, of the toy cipher
+    above (a test double: order, backpressure and key interfaces, not cryptography)."""
+
+    def __init__(self, key_interface="stream", stages=5, directions=("encrypt", "decrypt"),
+                 clocks=()):
+        self.stages = stages
+        super().__init__(CoreSignature(CoreInfo(
+            cipher="toy", arch="pipe", params={}, block_bits=N,
+            key_bits=0 if key_interface == "none" else N,
+            key_bits_effective=0 if key_interface == "none" else N,
+            key_interface=key_interface, directions=directions, latency=stages,
+            cycles_per_block=1, cycles_per_block_feedback=stages, blocks_in_flight=stages,
+            key_setup_cycles=0, fixed_key=f"{FIXED:032x}" if key_interface == "none" else None,
+            clocks=clocks)))
+
+    def elaborate(self, platform):
+        m = Module()
+        block, decrypt, block_key = payload_parts(self)
+        key = Signal(N, init=FIXED)
+        valid = [Signal(name=f"v{i}") for i in range(self.stages)]
+        data = [Signal(N, name=f"d{i}") for i in range(self.stages)]
+        advance = ~(valid[-1] & ~self.block_out.ready)
+        empty = ~Cat(*valid).any()
+        use_key = block_key if block_key is not None else key
+        if "key" in self.signature.members:
+            m.d.comb += self.key.ready.eq(empty)
+            with m.If(self.key.valid & self.key.ready):
+                m.d.sync += key.eq(self.key.payload)
+            m.d.comb += self.block_in.ready.eq(advance & ~self.key.valid)
+        else:
+            m.d.comb += self.block_in.ready.eq(advance)
+        x = block ^ use_key
+        enc = (x << 8 | x >> (N - 8))[:N]
+        dec = (block << (N - 8) | block >> 8)[:N] ^ use_key
+        with m.If(advance):
+            m.d.sync += [valid[0].eq(self.block_in.valid & self.block_in.ready),
+                         data[0].eq(enc if decrypt is None else Mux(decrypt, dec, enc))]
+            for i in range(1, self.stages):
+                m.d.sync += [valid[i].eq(valid[i - 1]), data[i].eq(data[i - 1])]
+        m.d.comb += [self.block_out.valid.eq(valid[-1]), self.block_out.payload.eq(data[-1]),
+                     self.busy.eq(~empty)]
+        return m
+
+
+def transfers(msg: bytes, lanes: int, block_bytes: int):
+    """(data, keep, last) transfers of one message; every message starts a block."""
+    out = []
+    for at in range(0, max(len(msg), 1), lanes):
+        chunk = msg[at:at + lanes]
+        data = int.from_bytes(chunk[::-1], "big") if chunk else 0     # lane 0 = first byte
+        out.append((data, (1 << len(chunk)) - 1, at + lanes >= len(msg)))
+    return out
+
+
+def messages_of(got, lanes):
+    """The byte messages a list of (data, keep, last) transfers spells."""
+    out, cur = [], b""
+    for data, keep, last in got:
+        n = bin(keep).count("1")
+        assert keep == (1 << n) - 1, "tkeep must be low lanes"
+        cur += data.to_bytes(lanes, "little")[:n]
+        if last:
+            out.append(cur)
+            cur = b""
+    assert cur == b""
+    return out

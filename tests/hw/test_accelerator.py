@@ -1,0 +1,138 @@
+"""The accelerator (hw.accelerator) in Amaranth's simulator: messages of any length through
+AXI4-Stream, FIFOs that fill and drain, every mode, random tvalid/tready pauses, the
+counters, and the error flags; around a pipelined test double and around AES-128."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from cipherfab.hw.accelerator import Accelerator
+from cipherfab.hw.modes import Mode
+from doubles import PipeCore, messages_of, toy_decrypt, toy_encrypt, transfers
+
+
+def toy_mode(mode, key, iv, msg):
+    """The toy cipher in ``mode`` over a byte message (CTR: any length)."""
+    out, chain, ctr = b"", iv, iv
+    for at in range(0, len(msg), 16):
+        chunk = msg[at:at + 16]
+        b = int.from_bytes(chunk.ljust(16, b"\0"), "big")
+        if mode == Mode.ECB_ENCRYPT:
+            y = toy_encrypt(key, b)
+        elif mode == Mode.ECB_DECRYPT:
+            y = toy_decrypt(key, b)
+        elif mode == Mode.CBC_ENCRYPT:
+            y = chain = toy_encrypt(key, b ^ chain)
+        elif mode == Mode.CBC_DECRYPT:
+            y, chain = toy_decrypt(key, b) ^ chain, b
+        else:
+            y, ctr = b ^ toy_encrypt(key, ctr), (ctr + 1) % (1 << 128)
+        out += y.to_bytes(16, "big")[:len(chunk)]
+    return out
+
+
+def run(dut, jobs, rng, valid_p=0.7, ready_p=0.6, limit=40000):
+    """jobs: [(key, mode, iv, message bytes)], one after another. Returns the output
+    messages, the counters after each job, and the error flags at the end."""
+    lanes = dut.width // 8
+    outs, counters, flags = [], [], {}
+
+    async def bench(ctx):
+        for key, mode, iv, msg in jobs:
+            while not ctx.get(dut.idle):
+                await ctx.tick()
+            ctx.set(dut.key.payload, key)
+            ctx.set(dut.key.valid, 1)
+            await ctx.tick().until(dut.key.ready)
+            ctx.set(dut.key.valid, 0)
+            ctx.set(dut.mode, mode)
+            ctx.set(dut.iv, iv)
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            sent, got, i = transfers(msg, lanes, 16), [], 0
+            for _ in range(limit):
+                offer = i < len(sent) and rng.random() < valid_p
+                ctx.set(dut.s_axis.valid, offer)
+                if offer:
+                    d, k, last = sent[i]
+                    ctx.set(dut.s_axis.payload.data, d)
+                    ctx.set(dut.s_axis.payload.keep, k)
+                    ctx.set(dut.s_axis.payload.last, last)
+                ctx.set(dut.m_axis.ready, rng.random() < ready_p)
+                await ctx.delay(1e-9)
+                i += bool(ctx.get(dut.s_axis.valid) and ctx.get(dut.s_axis.ready))
+                if ctx.get(dut.m_axis.valid) and ctx.get(dut.m_axis.ready):
+                    got.append((ctx.get(dut.m_axis.payload.data), ctx.get(dut.m_axis.payload.keep),
+                                ctx.get(dut.m_axis.payload.last)))
+                await ctx.tick()
+                if got and got[-1][2]:
+                    break
+            ctx.set(dut.s_axis.valid, 0)
+            ctx.set(dut.m_axis.ready, 0)
+            outs.append(b"".join(messages_of(got, lanes)))
+            counters.append({c: ctx.get(getattr(dut, c)) for c in ("blocks_in", "blocks_out", "starved", "blocked")})
+        flags.update({f: ctx.get(getattr(dut, f)) for f in ("mode_error", "axis_error", "length_error")})
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return outs, counters, flags
+
+
+@pytest.mark.parametrize("width,depth", [(128, 512), (32, 4), (64, 2)])
+def test_every_mode_any_length_through_the_fifos(width, depth):
+    rng = random.Random(width + depth)
+    dut = Accelerator(PipeCore("stream", stages=6), width=width, depth=depth)
+    jobs = []
+    for mode in Mode:
+        for n in ((1, 17, 16 * 9 + 5) if mode == Mode.CTR else (16, 16 * 11)):
+            jobs.append((rng.getrandbits(128), mode, rng.getrandbits(128), rng.randbytes(n)))
+    outs, counters, flags = run(dut, jobs, rng)
+    assert flags == {"mode_error": 0, "axis_error": 0, "length_error": 0}
+    for (key, mode, iv, msg), out, c in zip(jobs, outs, counters):
+        assert out == toy_mode(mode, key, iv, msg), (mode, len(msg))
+        blocks = -(-len(msg) // 16)
+        assert c["blocks_in"] == c["blocks_out"] == blocks
+
+
+def test_counters_say_where_the_time_went():
+    """A slow sink fills the output FIFO (blocked clocks); a slow source starves the core."""
+    rng = random.Random(5)
+    dut = Accelerator(PipeCore("stream", stages=4), width=128, depth=2)
+    job = [(7, Mode.ECB_ENCRYPT, 0, rng.randbytes(16 * 30))]
+    _, slow_sink, _ = run(dut, job, rng, valid_p=1.0, ready_p=0.1)
+    _, slow_source, _ = run(dut, job, rng, valid_p=0.1, ready_p=1.0)
+    assert slow_sink[0]["blocked"] > 30 and slow_sink[0]["starved"] < slow_sink[0]["blocked"]
+    assert slow_source[0]["starved"] > 30 and slow_source[0]["blocked"] == 0
+
+
+def test_a_partial_block_in_a_block_mode_is_flagged():
+    rng = random.Random(6)
+    dut = Accelerator(PipeCore("stream"), width=128, depth=8)
+    _, _, flags = run(dut, [(1, Mode.CBC_ENCRYPT, 2, rng.randbytes(20))], rng)
+    assert flags["length_error"] == 1
+
+
+def test_aes_modes_against_cryptography():
+    from cipherfab.generate import make_core
+    from cipherfab.registry import resolve
+    core = make_core(resolve("aes", "interleaved", key_bits=128, direction="both", sbox="rom", stages=2))
+    dut = Accelerator(core, width=32, depth=16)
+    rng = random.Random(8)
+    key, iv = rng.randbytes(16), rng.randbytes(16)
+    k, v = int.from_bytes(key, "big"), int.from_bytes(iv, "big")
+    whole, odd = rng.randbytes(16 * 5), rng.randbytes(16 * 3 + 7)
+    jobs = [(k, Mode.CBC_ENCRYPT, v, whole), (k, Mode.CBC_DECRYPT, v, whole), (k, Mode.CTR, v, odd),
+            (k, Mode.ECB_DECRYPT, v, whole)]
+    outs, _, flags = run(dut, jobs, rng, limit=8000)
+
+    def lib(mode, data, decrypt=False):
+        c = Cipher(algorithms.AES(key), mode)
+        return (c.decryptor() if decrypt else c.encryptor()).update(data)
+    assert outs == [lib(modes.CBC(iv), whole), lib(modes.CBC(iv), whole, True),
+                    lib(modes.CTR(iv), odd), lib(modes.ECB(), whole, True)]
+    assert not any(flags.values())
