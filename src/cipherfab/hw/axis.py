@@ -35,6 +35,24 @@ def axis_layout(width: int) -> data.StructLayout:
     return data.StructLayout({"data": width, "keep": width // 8, "last": 1})
 
 
+def axis_signature(width: int) -> wiring.Signature:
+    """AXI4-Stream with its own signal names (as a source drives them): exported as
+    ``<port>_tdata``, ``_tkeep``, ``_tlast``, ``_tvalid``, ``_tready``."""
+    return wiring.Signature({"tdata": Out(width), "tkeep": Out(width // 8), "tlast": Out(1),
+                             "tvalid": Out(1), "tready": In(1)})
+
+
+def connect_axis(m: Module, axi, flow: stream.Interface, into_design: bool) -> None:
+    """Join AXI-named port ``axi`` and the stream ``flow`` of :func:`axis_layout`."""
+    p = flow.payload
+    if into_design:
+        m.d.comb += [p.data.eq(axi.tdata), p.keep.eq(axi.tkeep), p.last.eq(axi.tlast),
+                     flow.valid.eq(axi.tvalid), axi.tready.eq(flow.ready)]
+    else:
+        m.d.comb += [axi.tdata.eq(p.data), axi.tkeep.eq(p.keep), axi.tlast.eq(p.last),
+                     axi.tvalid.eq(flow.valid), flow.ready.eq(axi.tready)]
+
+
 def side_layout(block_bits: int) -> data.StructLayout:
     """What travels beside a block: the stream's last block, and its bytes (B/8: full)."""
     return data.StructLayout({"last": 1, "bytes": range(block_bits // 8 + 1)})

@@ -10,6 +10,8 @@ cipherfab tool (the Verilator harness, the evaluation flow) relies on::
     <stream>, <stream>_valid, <stream>_ready   for each stream member (payload fields other
                                                than ``data`` become <stream>_<field>)
     <name>                                     for each plain status member
+    <bus>_<member>                             for each member of a plain sub-interface
+                                               (e.g. an AXI4-Lite port ``ctrl``)
 
 Blocks and keys are big-endian: bits [N-1:N-8] hold byte 0.
 """
@@ -49,12 +51,17 @@ class _PlainPorts(wiring.Component):
         self.clocks = info_of(core).clocks if declared else ()
         self.plain: dict[str, tuple[Signal, PortDirection]] = {}
         super().__init__({})
-        for name, member in core.signature.members.items():
-            inner = getattr(core, name)
+        self._members(core.signature.members, core, "")
+
+    def _members(self, members, obj, prefix):
+        for name, member in members.items():
+            inner = getattr(obj, name)
             if member.is_signature and isinstance(member.signature, stream.Signature):
-                self._stream(name, member.flow, inner)
+                self._stream(prefix + name, member.flow, inner)
+            elif member.is_signature:                # e.g. an AXI4-Lite bus: <name>_<member>
+                self._members(member.signature.members, inner, f"{prefix}{name}_")
             else:
-                self._add(name, inner, member.flow == wiring.In)
+                self._add(prefix + name, inner, member.flow == wiring.In)
 
     def _add(self, name, inner, is_input):
         sig = Signal(len(Value.cast(inner)), name=name)

@@ -1,0 +1,122 @@
+"""The accelerator system: :class:`~.accelerator.Accelerator` with an AXI4-Lite register
+interface for key, mode, IV, status and counters (paper 003's card, SPEC section 4).
+
+Register map (32-bit words, byte addresses; keys and IVs big-endian: word 0 holds the
+first four bytes)::
+
+    0x00  CTRL        W   bit 0 start (takes MODE and the IV, clears the counters),
+                          bit 1 clear (zeroize), bits 6:4 mode (hw.modes.Mode)
+    0x04  STATUS      R   bit 0 idle, 1 mode_error, 2 axis_error, 3 length_error,
+                          4 key_pending (a loaded key not yet taken by the core)
+    0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 20:16 modes the core
+                          runs (bit = Mode value), 25:24 key interface (0 none,
+                          1 stream, 2 per block)
+    0x10  BLOCKS_IN   R   blocks into the core since start
+    0x14  BLOCKS_OUT  R   blocks out of the core since start
+    0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
+    0x1C  BLOCKED     R   clocks a result waited for room (output FIFO full)
+    0x20-0x3C KEY[0..7]   W   the key, word 0 first (reads return 0)
+    0x40  KEY_LOAD    W   any write: offer the key to the core
+    0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0)
+
+Key hygiene (as OpenTitan's AES promises, as far as this layer reaches): the key and
+IV registers are write-only; ``clear`` (and reset) zeroizes them and resets the
+accelerator (FIFOs, mode engine, core registers) for one clock, so every block in
+flight is dropped.  Round keys a core keeps in a RAM (``Memory``; the interleaved
+core's round-key memory) are not rewritten by a reset: such a core still holds them
+until the next key is expanded.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Module, ResetInserter, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .accelerator import Accelerator
+from .axis import axis_signature, connect_axis
+from .axil import AxiLiteSlave, axil_members
+from .modes import Mode, modes_of
+
+CTRL, STATUS, INFO = 0x00, 0x04, 0x08
+BLOCKS_IN, BLOCKS_OUT, STARVED, BLOCKED = 0x10, 0x14, 0x18, 0x1C
+KEY, KEY_LOAD, IV = 0x20, 0x40, 0x50
+KEY_INTERFACE_CODE = {"none": 0, "stream": 1, "per_block": 2}
+ADDR_BITS = 8
+
+
+def info_word(info) -> int:
+    modes = sum(1 << m.value for m in modes_of(info))
+    return (info.block_bits // 8 | (info.key_bits // 8) << 8 | modes << 16
+            | KEY_INTERFACE_CODE[info.key_interface] << 24)
+
+
+class AcceleratorSystem(wiring.Component):
+    """``core`` as a system: AXI4-Stream data ports ``s_axis``/``m_axis`` of ``width``
+    bits (AXI signal names: ``s_axis_tdata`` ... in Verilog), FIFOs of ``depth`` blocks,
+    registers on the AXI4-Lite port ``ctrl`` (``ctrl_awaddr`` ...)."""
+
+    def __init__(self, core: wiring.Component, width: int = 128, depth: int = 512):
+        self.accelerator = Accelerator(core, width=width, depth=depth)
+        acc = self.accelerator
+        self.info = acc.info
+        if self.info.key_bits > 256 or self.info.block_bits > 128:
+            raise ValueError("the register map holds keys up to 256 bits and blocks up to 128")
+        super().__init__({
+            "s_axis": In(axis_signature(width)), "m_axis": Out(axis_signature(width)),
+            "ctrl": Out(wiring.Signature(axil_members(ADDR_BITS))),
+        })
+        #: the registers that hold key material (write-only; zeroized by clear and reset)
+        self.key_words = [Signal(32, name=f"key{i}") for i in range(8)]
+        self.iv_words = [Signal(32, name=f"iv{i}") for i in range(4)]
+        self.key_pending = Signal()
+
+    def elaborate(self, platform):
+        m = Module()
+        info = self.info
+        clear = Signal()
+        m.submodules.accelerator = ResetInserter(clear)(self.accelerator)
+        m.submodules.axil = axil = AxiLiteSlave(ADDR_BITS)
+        wiring.connect(m, wiring.flipped(self.ctrl), axil.bus)
+        connect_axis(m, self.s_axis, self.accelerator.s_axis, into_design=True)
+        connect_axis(m, self.m_axis, self.accelerator.m_axis, into_design=False)
+
+        key_words, iv_words, key_pending = self.key_words, self.iv_words, self.key_pending
+        mode, start = Signal(Mode), Signal()
+        kb, bb = info.key_bits, info.block_bits
+        key_value = Cat(*reversed(key_words))[256 - kb:] if kb else None   # word 0 = top bits
+        iv_value = Cat(*reversed(iv_words))[128 - bb:]
+        a = self.accelerator
+        m.d.comb += [a.mode.eq(mode), a.iv.eq(iv_value), a.start.eq(start)]
+        if "key" in a.signature.members:
+            m.d.comb += [a.key.payload.eq(key_value), a.key.valid.eq(key_pending)]
+            with m.If(a.key.valid & a.key.ready):
+                m.d.sync += key_pending.eq(0)
+
+        m.d.sync += [start.eq(0), clear.eq(0)]
+        addr = axil.w_addr * 4
+        with m.If(axil.w_en):
+            with m.If(addr == CTRL):
+                m.d.sync += [start.eq(axil.w_data[0]), clear.eq(axil.w_data[1]),
+                             mode.as_value().eq(axil.w_data[4:7])]
+            with m.If(addr == KEY_LOAD):
+                m.d.sync += key_pending.eq(1)
+            for i, w in enumerate(key_words):
+                with m.If(addr == KEY + 4 * i):
+                    m.d.sync += w.eq(axil.w_data)
+            for i, w in enumerate(iv_words):
+                with m.If(addr == IV + 4 * i):
+                    m.d.sync += w.eq(axil.w_data)
+        with m.If(clear):                                     # zeroize
+            m.d.sync += [*(w.eq(0) for w in key_words + iv_words), key_pending.eq(0)]
+
+        status = Cat(a.idle, a.mode_error, a.axis_error, a.length_error, key_pending)
+        reads = {STATUS: status, INFO: info_word(info), BLOCKS_IN: a.blocks_in,
+                 BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked}
+        with m.Switch(axil.r_addr * 4):
+            for where, value in reads.items():
+                with m.Case(where):
+                    m.d.comb += axil.r_data.eq(value)
+            with m.Default():                               # CTRL, KEY, IV: write-only
+                m.d.comb += axil.r_data.eq(0)
+        return m
