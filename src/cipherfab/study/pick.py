@@ -78,11 +78,10 @@ def candidates(files, cipher: str) -> list[dict]:
 
 
 def _key_agile(params: dict) -> bool:
-    from ..generate import make_core
-    from ..hw.info import info_of
+    from ..generate import declaration
     from ..registry import resolve
     values = {k: v for k, v in params.items() if k not in ("cipher", "arch")}
-    return info_of(make_core(resolve(params["cipher"], params["arch"], **values))).key_interface == "per_block"
+    return declaration(resolve(params["cipher"], params["arch"], **values)).key_interface == "per_block"
 
 
 def pick(rows: list[dict], *, device: str, min_gbps: float = 0.0, max_lut4=None, max_ebr=None,
