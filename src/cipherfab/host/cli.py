@@ -174,7 +174,7 @@ def _summary(args, params, entry, r, n_bytes) -> None:
     busy = r.blocks * r.core_cycles_per_block
     print(f"{'decrypted' if args.decrypt else 'encrypted'} {n_bytes} bytes ({r.blocks} blocks) with "
           f"{params.top}, {args.mode}, link {r.link.name}; checked against the reference")
-    print(f"cycles: {r.cycles} (first input to last output); core busy {busy} "
+    print(f"cycles: {r.cycles} (transfer start to last output); core busy {busy} "
           f"({r.core_cycles_per_block} per block)")
     print(f"Fmax used: {r.fmax_mhz:g} MHz ({r.fmax_source})")
     print(f"core throughput: {r.core_mbps:.1f} Mbit/s; system throughput: {r.system_mbps:.1f} Mbit/s "

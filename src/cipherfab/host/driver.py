@@ -23,7 +23,7 @@ CHUNK = 1 << 20   #: bytes per harness call (progress is reported between chunks
 @dataclass
 class Run:
     out: bytes
-    cycles: int                  # first input transfer to last output transfer
+    cycles: int                  # the stream's start (link latency included) to the last output transfer
     blocks: int
     counters: dict               # the system's own: blocks_in, blocks_out, starved, blocked
     in_link_wait: int

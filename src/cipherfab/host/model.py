@@ -39,7 +39,7 @@ class StreamResult:
     cycles: int             # since the model was opened
     in_link_wait: int       # clocks the input had nothing to send: the link had not delivered
     out_link_wait: int      # clocks a result waited for the output link
-    first_in: int
+    first_in: int           # the cycle the message's stream began (the link's first latency counts)
     last_out: int
 
 

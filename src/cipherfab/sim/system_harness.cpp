@@ -81,7 +81,7 @@ struct Sys {
     int64_t in_total = -1;        // bytes of the message (known with the last chunk)
     int64_t out_got = 0;
     int64_t in_link_wait = 0, out_link_wait = 0;
-    int64_t first_in = -1, last_out = -1;
+    int64_t first_in = -1, last_out = -1;   // first_in: the cycle the message's stream began
 };
 
 void settle(Sys& s) { s.m->clk = 0; s.m->eval(); }
@@ -106,7 +106,7 @@ struct CfStream {
     int64_t cycles;           // since open
     int64_t in_link_wait;     // cumulative: clocks s_axis had nothing to send because the link had not delivered
     int64_t out_link_wait;    // cumulative: clocks m_axis had data the output link could not take
-    int64_t first_in, last_out;   // cycle of the first input transfer, of the last output transfer
+    int64_t first_in, last_out;   // cycle the message's stream began, of its last output transfer
     int32_t failed; char error[256];
 };
 
@@ -184,6 +184,7 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
         s.in.bytes_per_clock = r->in_bytes_per_clock; s.in.latency = r->in_latency; s.in.burst = r->in_burst;
         s.out.bytes_per_clock = r->out_bytes_per_clock; s.out.latency = r->out_latency; s.out.burst = r->out_burst;
         if (r->last) s.in_total = s.in_sent + r->n_in;
+        if (s.first_in < 0) s.first_in = s.cyc;   // the host starts the transfer now
         int64_t pos = 0;                 // next byte of this chunk to send
         int64_t linked = 0;              // bytes of this chunk the link has delivered
         int64_t idle = 0;
@@ -232,7 +233,6 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
                 idle = 0;
             }
             if (in_hs) {
-                if (s.first_in < 0) s.first_in = s.cyc;
                 pos += n; s.in_sent += n; idle = 0;
             }
             tick(s);

@@ -108,6 +108,15 @@ def _stats(vals):
     return {"min": min(vals), "median": statistics.median(vals), "max": max(vals), "n": len(vals)}
 
 
+def after_builds(records, device: str, key_list: list[str]) -> dict:
+    """The study's measurement after its builds: re-keying (an error kept as a row)."""
+    from .runner import one_line
+    try:
+        return {"rekey": measure_rekey(key_list, device)}
+    except Exception as e:
+        return {"rekey": [{"cipher": "-", "variant": "-", "error": one_line(e)}]}
+
+
 def measure_rekey(key_list: list[str], device: str, console=None) -> list[dict]:
     """Build each re-keyable variant in context for the first key, re-key it to the others."""
     from ..errors import CipherfabError

@@ -625,7 +625,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     started, t0 = _now(), time.time()
     backend: dict = {}
     interrupted = None
-    software, estimates, records, rekeyed = None, {}, [], None
+    software, estimates, records, extra = None, {}, [], {}
     run = dict(build=build, source_fn=source_fn, jobs=jobs, scheduler=scheduler, inline=inline,
                use_cache=use_cache, console=console, show_progress=show_progress,
                out=str(folder))
@@ -635,11 +635,11 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             software = measure(study.points)
         records = sweep(points, seeds, device=device, backend_info=backend,
                         title=f"study {study.name}", **run)
-        if key_list and plugin is not None and hasattr(plugin, "measure_rekey") and build is None:
-            try:
-                rekeyed = plugin.measure_rekey(key_list, device)
+        if plugin is not None and hasattr(plugin, "after_builds") and build is None:
+            try:   # measurements that need the real flow's records (re-keying, the system)
+                extra = plugin.after_builds(records, device, key_list)
             except Exception as e:   # the sweep's records are kept whatever happens here
-                rekeyed = [{"cipher": "-", "variant": "-", "error": one_line(e)}]
+                extra = {"after_builds_error": one_line(e)}
         for est in study.estimates:
             recs = sweep(points, [1], device=est, title=f"study {study.name}: {est} estimates",
                          **run)
@@ -664,7 +664,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         results["software"] = software
     if key_list is not None:
         results["keys"] = key_list
-        results["rekey"] = rekeyed
+        results["rekey"] = None
+    results.update(extra)
     if estimates:
         results["estimates"] = estimates
         results["failures"] += [{"label": f"{r.get('study_point')} ({est})", "seed": r.get("seed"),

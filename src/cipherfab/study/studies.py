@@ -86,8 +86,10 @@ class Study:
     estimates: tuple[str, ...] = ()
     software: bool = False              #: measure the ciphers' software baselines (study.software)
     bar_metric: str | None = None       #: one bar per design of this metric (e.g. Mbit/s per LUT4)
-    #: key studies: the default number of random keys (``--keys N``) and the module giving
-    #: ``keys(n)``, ``points(keys)``, ``measure_rekey(keys, device)`` and ``section(doc, results)``
+    #: key studies: the default number of random keys (``--keys N``); ``plugin``: a module
+    #: giving the study's own parts: ``keys(n)`` and ``points(keys)`` (key studies),
+    #: ``after_builds(records, device, keys) -> dict`` (merged into the results, real flow
+    #: only), ``headline(results)`` and ``section(doc, results)``
     keys: int | None = None
     plugin: str | None = None
 
@@ -377,8 +379,34 @@ KEY_SPECIFIC = Study(
     published=[Published("004", f"Table {n}") for n in range(1, 7)],
 )
 
+SYSTEM = Study(
+    name="system",
+    title="The accelerator system: system vs core throughput against transfer size, per link "
+          "(paper 003 Fig. 7.7 shape)",
+    description=("Paper 003's iterative core (AES-128, block-RAM S-boxes) and a pipelined one, "
+                 "built for their Fmax, then simulated as systems (AXI4-Stream, 512-block and "
+                 "16-block FIFOs, mode engine, registers) for transfers of 1 to 16,384 blocks "
+                 "through the Pilchard links of paper 003, PCIe Gen3 x4 and an AXI DMA, in CTR and "
+                 "CBC encrypt."),
+    points=[{"cipher": "aes", "arch": "iterative", "key_bits": 128, "direction": "encrypt", "sbox": "rom"},
+            {"cipher": "aes", "arch": "pipeline", "key_bits": 128, "direction": "encrypt", "sbox": "rom",
+             "stages": 1}],
+    seeds=(1,),
+    device="ecp5-85k",
+    plugin="cipherfab.study.system",
+    budget_minutes=15,
+    published=[Published("003", "text", rows=("core throughput", "system throughput, MMX + uncacheable",
+                                               "system throughput, SSE + uncacheable",
+                                               "system throughput, SSE + write-combining",
+                                               "system throughput saturation (> 400 blocks)",
+                                               "Pilchard transfer rate, uncacheable",
+                                               "Pilchard transfer rate, write-combining",
+                                               "I/O buffer depth"),
+                         why="the core against the system through the Pilchard card")],
+)
+
 #: every named study; add new ones here
-STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC)}
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC, SYSTEM)}
 
 
 def get_study(name: str) -> Study:

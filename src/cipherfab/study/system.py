@@ -1,0 +1,122 @@
+"""The ``system`` study (paper 003 Fig. 7.7): system throughput against transfer size.
+
+Paper 003's point: a fast core is easy, a fast system is not.  Its 755 Mbit/s core gave
+210 Mbit/s through the Pilchard card with uncached writes and about 450 Mbit/s with
+write-combining, once transfers exceeded ~400 blocks.  Here each core of the study is
+built first (its Fmax from the flow, median over seeds); then the accelerator system
+around it (``hw.system``: AXI4-Stream, FIFOs, modes, registers) is simulated with
+Verilator for transfers of 1 to 16,384 blocks through each link model (``host.link``),
+in CTR (blocks stream through the core) and CBC encrypt (one block at a time), with the
+paper's 512-block FIFOs and with small ones.  Time = cycles from the transfer's start (the
+link's first latency included) to the last output transfer, at the core's Fmax.
+"""
+
+from __future__ import annotations
+
+import os
+
+SIZES = (1, 4, 16, 64, 256, 1024, 4096, 16384)           #: blocks per transfer (paper 003 Fig. 7.7)
+LINKS = ("pilchard-uncached", "pilchard-wc", "pcie-gen3x4", "axi-dma")
+MODES = ("ctr", "cbc")
+DEPTHS = (512, 16)        #: FIFO depths: the paper's, and a small one (the depth question)
+SUSTAINED = 0.95          #: "sustains the core": system throughput at least this share of the core's
+
+
+def _fmax(records: list[dict], design: dict) -> float | None:
+    vals = sorted(r["timing"]["fmax_mhz"] for r in records
+                  if r.get("status") == "ok" and r.get("design") == design and r["timing"].get("fmax_mhz"))
+    return vals[len(vals) // 2] if vals else None
+
+
+def after_builds(records: list[dict], device: str, key_list=None) -> dict:
+    """Simulate the system around every built core; one row per (core, link, mode, depth, size)."""
+    from ..hw.modes import Mode
+    from ..registry import resolve
+    from ..host.driver import Accelerator
+    designs = []
+    for r in records:
+        if r.get("status") == "ok" and r.get("design") not in designs:
+            designs.append(r["design"])
+    rows = []
+    for design in designs:
+        fmax = _fmax(records, design)
+        values = {k: v for k, v in design.items() if k not in ("cipher", "arch")}
+        params = resolve(design["cipher"], design["arch"], **values)
+        for depth in DEPTHS:
+            acc = Accelerator(params, width=128, depth=depth, fmax_mhz=fmax,
+                              fmax_source=f"median post-route Fmax on {device}")
+            for link in LINKS:
+                for mode_name in MODES:
+                    if depth != DEPTHS[0] and mode_name != "ctr":
+                        continue            # the depth question is about streaming modes
+                    mode = Mode.CTR if mode_name == "ctr" else Mode.CBC_ENCRYPT
+                    for blocks in SIZES:
+                        data = os.urandom(16 * blocks)
+                        run = acc.run(bytes(acc.info.key_bits // 8), mode, data, bytes(16), link=link)
+                        rows.append({"core": params.top, "link": link, "mode": mode_name, "depth": depth,
+                                     "blocks": blocks, "cycles": run.cycles,
+                                     "system_mbps": round(run.system_mbps, 2),
+                                     "core_mbps": round(run.core_mbps, 2), "fmax_mhz": fmax,
+                                     "starved": run.counters["starved"], "blocked": run.counters["blocked"],
+                                     "in_link_wait": run.in_link_wait, "out_link_wait": run.out_link_wait})
+    return {"system": rows}
+
+
+def _break_even(rows, core, link, mode, depth):
+    """The smallest transfer that sustains the core, or None."""
+    for r in sorted((r for r in rows if (r["core"], r["link"], r["mode"], r["depth"]) == (core, link, mode, depth)),
+                    key=lambda r: r["blocks"]):
+        if r["system_mbps"] >= SUSTAINED * r["core_mbps"]:
+            return r["blocks"]
+    return None
+
+
+def headline(results: dict) -> tuple[list[str], list[list[str]]]:
+    """Per core and link (CTR, 512-block FIFOs): the largest transfer's system throughput,
+    its share of the core's, and the smallest transfer that sustains the core."""
+    rows = results.get("system") or []
+    headers = ["core", "link", "core Mbit/s", "system Mbit/s at 16,384 blocks", "share",
+               f"smallest transfer at >= {SUSTAINED:.0%} of the core"]
+    body = []
+    for core in dict.fromkeys(r["core"] for r in rows):
+        for link in LINKS:
+            sel = [r for r in rows if (r["core"], r["link"], r["mode"], r["depth"]) == (core, link, "ctr", DEPTHS[0])]
+            if not sel:
+                continue
+            big = max(sel, key=lambda r: r["blocks"])
+            be = _break_even(rows, core, link, "ctr", DEPTHS[0])
+            body.append([core, link, f"{big['core_mbps']:.1f}", f"{big['system_mbps']:.1f}",
+                         f"{100 * big['system_mbps'] / big['core_mbps']:.1f}%",
+                         f"{be} blocks" if be else "never (link-bound)"])
+    return headers, body
+
+
+def section(doc, results: dict) -> None:
+    rows = results.get("system") or []
+    doc.h(2, "System throughput against transfer size (paper 003 Fig. 7.7 shape)")
+    if not rows:
+        doc.p("Not measured (it needs the real flow's Fmax).")
+        return
+    doc.p("Each core's system (AXI4-Stream, FIFOs, mode engine, registers) simulated with "
+          "Verilator at the core's median post-route Fmax; time from the start of the transfer "
+          "to the last output transfer. Links: bursts, each paying the link's latency then moving "
+          "at its rate, each direction alone (full duplex); paper 003's Pilchard sits on a memory "
+          "bus shared by both directions. Paper 003: 755 Mbit/s core; 210 Mbit/s system with "
+          "uncached writes, 455 Mbit/s with write-combining, saturating beyond ~400 blocks.")
+    headers, body = headline(results)
+    doc.table(headers, body, align=["l", "l", "r", "r", "r", "l"])
+    for core in dict.fromkeys(r["core"] for r in rows):
+        for mode, depth in [("ctr", DEPTHS[0]), ("cbc", DEPTHS[0]), ("ctr", DEPTHS[1])]:
+            sel = [r for r in rows if (r["core"], r["mode"], r["depth"]) == (core, mode, depth)]
+            if not sel:
+                continue
+            doc.h(3, f"{core}, {mode.upper()}, {depth}-block FIFOs: system Mbit/s (share of the core)")
+            table = []
+            for blocks in SIZES:
+                cells = []
+                for link in LINKS:
+                    r = next((r for r in sel if r["link"] == link and r["blocks"] == blocks), None)
+                    cells.append(f"{r['system_mbps']:.1f} ({100 * r['system_mbps'] / r['core_mbps']:.0f}%)"
+                                 if r else "-")
+                table.append([str(blocks)] + cells)
+            doc.table(["blocks"] + list(LINKS), table, align=["r"] * (1 + len(LINKS)))

@@ -1,0 +1,32 @@
+"""The system study's measurement (study.system) on a small grid: rows for every link,
+mode and depth, throughput rising with transfer size, the report and README tables."""
+
+import cipherfab.study.system as system
+from cipherfab.study.report import Doc, render_md
+
+DESIGN = {"cipher": "aes", "arch": "iterative", "key_bits": 128, "direction": "encrypt", "sbox": "rom",
+          "key_add": "load"}
+
+
+def test_after_builds_and_tables(monkeypatch):
+    monkeypatch.setattr(system, "SIZES", (1, 256))
+    monkeypatch.setattr(system, "LINKS", ("pcie-gen3x4", "pilchard-uncached"))
+    records = [{"status": "ok", "design": DESIGN, "timing": {"fmax_mhz": 100.0}},
+               {"status": "ok", "design": DESIGN, "timing": {"fmax_mhz": 110.0}},
+               {"status": "failed", "design": DESIGN, "timing": {}}]
+    res = system.after_builds(records, "ecp5-85k")
+    rows = res["system"]
+    assert len(rows) == 2 * 2 * 2 + 2 * 2          # 512 FIFOs: 2 links x 2 modes x 2 sizes; 16: CTR only
+    assert {r["fmax_mhz"] for r in rows} == {110.0}  # the median of the ok records
+    pcie = {r["blocks"]: r for r in rows if r["link"] == "pcie-gen3x4" and r["mode"] == "ctr" and r["depth"] == 512}
+    assert pcie[1]["system_mbps"] < 0.2 * pcie[256]["system_mbps"]       # latency-bound when small
+    assert pcie[256]["system_mbps"] >= 0.95 * pcie[256]["core_mbps"]
+    slow = [r for r in rows if r["link"] == "pilchard-uncached" and r["blocks"] == 256 and r["mode"] == "ctr"]
+    assert all(r["system_mbps"] < 0.3 * r["core_mbps"] for r in slow)   # link-bound
+    headers, body = system.headline(res)
+    assert [b[1] for b in body] == ["pcie-gen3x4", "pilchard-uncached"]
+    assert body[0][5] == "256 blocks" and body[1][5] == "never (link-bound)"
+    doc = Doc()
+    system.section(doc, res)
+    text = render_md(doc)
+    assert "System throughput against transfer size" in text
