@@ -114,6 +114,16 @@ def register(subparsers) -> None:
     add_core_arguments(p)
     p.add_argument("-o", "--output", metavar="FILE", help="output file (default: <top>.v); "
                    "the facts go to the same name with .json")
+    p.add_argument("--fusesoc", metavar="DIR",
+                   help="write <top>.v, <top>.json and a FuseSoC CAPI2 <top>.core (targets default "
+                        "and lint) into DIR")
+    p.add_argument("--system", action="store_true",
+                   help="write the accelerator system around the core instead (hw.system: "
+                        "AXI4-Stream, FIFOs, modes, AXI4-Lite registers); top cf_system_<core top>")
+    p.add_argument("--axis-width", type=int, choices=(32, 64, 128), default=128,
+                   help="with --system: AXI4-Stream tdata bits (default 128)")
+    p.add_argument("--fifo-depth", type=int, default=512, metavar="BLOCKS",
+                   help="with --system: FIFO depth in blocks (default 512)")
     p.set_defaults(func=_run)
 
 
@@ -124,14 +134,65 @@ def _write(path: Path, text: str) -> None:
         raise CipherfabError(f"cannot write {path}: {e.strerror}") from None
 
 
+def fusesoc_core(top: str, verilog_name: str, description: str) -> str:
+    """A FuseSoC CAPI2 core description of one generated Verilog file."""
+    version = __version__ if __version__.count(".") == 2 else "0.0.0"
+    return "\n".join([
+        "CAPI=2:", f"name: cipherfab:cores:{top}:{version}",
+        f"description: {json.dumps(description)}",
+        "filesets:", "  rtl:", "    files:", f"      - {verilog_name}", "    file_type: verilogSource",
+        "targets:", "  default:", "    filesets: [rtl]", f"    toplevel: {top}",
+        "  lint:", "    default_tool: verilator", "    filesets: [rtl]", f"    toplevel: {top}",
+        "    tools:", "      verilator:", "        mode: lint-only",
+        "        verilator_options: [-Wall, -Wno-DECLFILENAME]", ""])  # one file, many modules
+
+
+def system_verilog(params: CoreParams, width: int, depth: int) -> tuple[str, str, dict]:
+    """(Verilog, top, facts) of the accelerator system around a core point."""
+    from .hw.system import AcceleratorSystem, info_word
+    top = f"cf_system_{params.top}"
+    try:
+        system = AcceleratorSystem(make_core(params), width=width, depth=depth)
+    except ValueError as e:
+        raise CipherfabError(str(e)) from None
+    text = to_verilog(system, top, f"{top}: {params.top} as an accelerator system ({width}-bit "
+                                   f"AXI4-Stream, {depth}-block FIFOs, AXI4-Lite registers; "
+                                   f"register map in cipherfab.hw.system)")
+    facts = {"top": top, "core": sidecar(params, system.info, ""), "axis_width": width,
+             "fifo_depth": depth, "info_register": info_word(system.info)}
+    facts["core"].pop("verilog_sha256", None)
+    return text, top, facts
+
+
 def _run(args) -> int:
     params = params_from_args(args)
-    text, info, seconds = generate_verilog(params)
-    out = Path(args.output or f"{params.top}.v")
+    if args.fusesoc and args.output:
+        raise CipherfabError("--fusesoc DIR names the files itself; drop -o")
+    if not args.system and (args.axis_width != 128 or args.fifo_depth != 512):
+        raise CipherfabError("--axis-width and --fifo-depth go with --system")
+    if args.system:
+        text, top, facts = system_verilog(params, args.axis_width, args.fifo_depth)
+        seconds = 0.0
+        what = f"{top}: the system around {params.top}"
+    else:
+        text, info, seconds = generate_verilog(params)
+        top, facts = params.top, sidecar(params, info, text)
+        what = (f"{top}, latency {_cycles(info.latency)}, {info.cycles_per_block} cycles/block, "
+                f"key setup {_cycles(info.key_setup_cycles)}")
+    folder = Path(args.fusesoc) if args.fusesoc else None
+    if folder:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CipherfabError(f"cannot create {folder}: {e.strerror or e}") from None
+    out = folder / f"{top}.v" if folder else Path(args.output or f"{top}.v")
     meta = out.with_suffix(".json")
     _write(out, text)
-    _write(meta, json.dumps(sidecar(params, info, text), indent=1) + "\n")
-    print(f"{out}: {params.top}, latency {_cycles(info.latency)}, {info.cycles_per_block} "
-          f"cycles/block, key setup {_cycles(info.key_setup_cycles)}; facts in {meta} "
-          f"({seconds:.2f} s, cipherfab {__version__})")
+    _write(meta, json.dumps(facts, indent=1) + "\n")
+    extra = ""
+    if folder:
+        core_file = folder / f"{top}.core"
+        _write(core_file, fusesoc_core(top, out.name, f"{top} (cipherfab {__version__})"))
+        extra = f"; FuseSoC core {core_file} (cipherfab:cores:{top})"
+    print(f"{out}: {what}; facts in {meta}{extra} ({seconds:.2f} s, cipherfab {__version__})")
     return 0
