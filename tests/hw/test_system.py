@@ -61,6 +61,8 @@ async def stream(ctx, dut, msg: bytes, rng, lanes: int):
             ctx.set(dut.s_axis.tlast, last)
         ctx.set(dut.m_axis.tready, rng.random() < 0.7)
         await ctx.delay(1e-9)
+        if not ctx.get(dut.m_axis.tvalid):          # nothing shows on the port while not valid
+            assert (ctx.get(dut.m_axis.tdata), ctx.get(dut.m_axis.tkeep), ctx.get(dut.m_axis.tlast)) == (0, 0, 0)
         i += bool(ctx.get(dut.s_axis.tvalid) and ctx.get(dut.s_axis.tready))
         if ctx.get(dut.m_axis.tvalid) and ctx.get(dut.m_axis.tready):
             got.append((ctx.get(dut.m_axis.tdata), ctx.get(dut.m_axis.tkeep),

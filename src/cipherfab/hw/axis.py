@@ -48,9 +48,10 @@ def connect_axis(m: Module, axi, flow: stream.Interface, into_design: bool) -> N
     if into_design:
         m.d.comb += [p.data.eq(axi.tdata), p.keep.eq(axi.tkeep), p.last.eq(axi.tlast),
                      flow.valid.eq(axi.tvalid), axi.tready.eq(flow.ready)]
-    else:
-        m.d.comb += [axi.tdata.eq(p.data), axi.tkeep.eq(p.keep), axi.tlast.eq(p.last),
-                     axi.tvalid.eq(flow.valid), flow.ready.eq(axi.tready)]
+    else:   # an output shows nothing while not valid (no stale block, no key material)
+        m.d.comb += [axi.tdata.eq(Mux(flow.valid, p.data, 0)), axi.tkeep.eq(Mux(flow.valid, p.keep, 0)),
+                     axi.tlast.eq(flow.valid & p.last), axi.tvalid.eq(flow.valid),
+                     flow.ready.eq(axi.tready)]
 
 
 def side_layout(block_bits: int) -> data.StructLayout:

@@ -22,7 +22,8 @@ first four bytes)::
 Key hygiene (as OpenTitan's AES promises, as far as this layer reaches): the key and
 IV registers are write-only; ``clear`` (and reset) zeroizes them and resets the
 accelerator (FIFOs, mode engine, core registers) for one clock, so every block in
-flight is dropped.  Round keys a core keeps in a RAM (``Memory``; the interleaved
+flight is dropped; ``m_axis_tdata``/``tkeep``/``tlast`` are zero whenever ``tvalid`` is
+low (no stale block shows on the port).  Round keys a core keeps in a RAM (``Memory``; the interleaved
 core's round-key memory) are not rewritten by a reset: such a core still holds them
 until the next key is expanded.
 """
