@@ -88,3 +88,20 @@ def messages_of(got, lanes):
             cur = b""
     assert cur == b""
     return out
+
+
+async def begin_message(ctx, dut, key, mode, iv):
+    """Wait until ``dut`` (a ModeEngine or Accelerator) is idle, load ``key`` (None: keep
+    the key / key-specific core), then start a message in ``mode`` with ``iv``."""
+    while not ctx.get(dut.idle):
+        await ctx.tick()
+    if key is not None:
+        ctx.set(dut.key.payload, key)
+        ctx.set(dut.key.valid, 1)
+        await ctx.tick().until(dut.key.ready)
+        ctx.set(dut.key.valid, 0)
+    ctx.set(dut.mode, mode)
+    ctx.set(dut.iv, iv)
+    ctx.set(dut.start, 1)
+    await ctx.tick()
+    ctx.set(dut.start, 0)

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.accelerator import Accelerator
 from cipherfab.hw.modes import Mode
-from doubles import PipeCore, messages_of, toy_decrypt, toy_encrypt, transfers
+from doubles import PipeCore, begin_message, messages_of, toy_decrypt, toy_encrypt, transfers
 
 
 def toy_mode(mode, key, iv, msg):
@@ -41,17 +41,7 @@ def run(dut, jobs, rng, valid_p=0.7, ready_p=0.6, limit=40000):
 
     async def bench(ctx):
         for key, mode, iv, msg in jobs:
-            while not ctx.get(dut.idle):
-                await ctx.tick()
-            ctx.set(dut.key.payload, key)
-            ctx.set(dut.key.valid, 1)
-            await ctx.tick().until(dut.key.ready)
-            ctx.set(dut.key.valid, 0)
-            ctx.set(dut.mode, mode)
-            ctx.set(dut.iv, iv)
-            ctx.set(dut.start, 1)
-            await ctx.tick()
-            ctx.set(dut.start, 0)
+            await begin_message(ctx, dut, key, mode, iv)
             sent, got, i = transfers(msg, lanes, 16), [], 0
             for _ in range(limit):
                 offer = i < len(sent) and rng.random() < valid_p

@@ -9,7 +9,7 @@ from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.modes import Mode, ModeEngine, modes_of
-from doubles import FIXED, MASK, N, PipeCore, toy_decrypt, toy_encrypt
+from doubles import FIXED, MASK, N, PipeCore, begin_message, toy_decrypt, toy_encrypt
 
 def model(mode, enc, dec, iv, blocks, bits=N):
     out, chain, ctr = [], iv, iv
@@ -37,18 +37,7 @@ def run(dut, messages, rng, valid_p=0.7, ready_p=0.6, limit=20000):
 
     async def bench(ctx):
         for key, mode, iv, blocks in messages:
-            while not ctx.get(dut.idle):                     # the previous message drained
-                await ctx.tick()
-            if key is not None:
-                ctx.set(dut.key.payload, key)
-                ctx.set(dut.key.valid, 1)
-                await ctx.tick().until(dut.key.ready)
-                ctx.set(dut.key.valid, 0)
-            ctx.set(dut.mode, mode)
-            ctx.set(dut.iv, iv)
-            ctx.set(dut.start, 1)
-            await ctx.tick()
-            ctx.set(dut.start, 0)
+            await begin_message(ctx, dut, key, mode, iv)
             i, got = 0, []
             for _ in range(limit):
                 offer = i < len(blocks) and rng.random() < valid_p
@@ -168,15 +157,7 @@ def test_sideband_travels_with_its_block():
     got = {}
 
     async def bench(ctx):
-        ctx.set(dut.key.payload, 11)
-        ctx.set(dut.key.valid, 1)
-        await ctx.tick().until(dut.key.ready)
-        ctx.set(dut.key.valid, 0)
-        ctx.set(dut.mode, Mode.CTR)
-        ctx.set(dut.iv, 77)
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
+        await begin_message(ctx, dut, 11, Mode.CTR, 77)
         i, out = 0, []
         for _ in range(2000):
             offer = i < len(blocks) and rng.random() < 0.8
