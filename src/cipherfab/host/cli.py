@@ -165,6 +165,9 @@ def _write(path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)              # as open() would have made it
         os.replace(tmp, path)
     except OSError as e:
         raise CipherfabError(f"cannot write {path}: {e.strerror or e}") from None
