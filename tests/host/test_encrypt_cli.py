@@ -31,6 +31,16 @@ def test_cbc_file_there_and_back(tmp_path):
     assert dec.read_bytes() == src.read_bytes()
 
 
+@pytest.fixture(scope="module")
+def encrypted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("enc")
+    src, enc = folder / "a.bin", folder / "a.cbc"
+    src.write_bytes(b"sixteen byte msg" * 2)
+    assert cli("encrypt", *CORE, "--key", K, "--iv", IV, "--mode", "cbc", "--in", src,
+               "--out", enc).returncode == 0
+    return enc
+
+
 @pytest.mark.parametrize("change,message", [
     (["--key", "00"], "--key: "),
     (["--iv", "0011"], "--iv: "),
@@ -39,12 +49,9 @@ def test_cbc_file_there_and_back(tmp_path):
     (["--mode", "xts"], "invalid choice: 'xts'"),
     (["--key", K[:-2] + "ff"], "wrong padding after decryption"),
 ])
-def test_bad_input_one_line_no_output(tmp_path, change, message):
-    src, enc, out = tmp_path / "a.bin", tmp_path / "a.cbc", tmp_path / "out.bin"
-    src.write_bytes(b"sixteen byte msg" * 2)
-    assert cli("encrypt", *CORE, "--key", K, "--iv", IV, "--mode", "cbc", "--in", src,
-               "--out", enc).returncode == 0
-    args = {"--key": K, "--iv": IV, "--mode": "cbc", "--in": enc, "--out": out, "--link": "axi-dma"}
+def test_bad_input_one_line_no_output(tmp_path, encrypted, change, message):
+    out = tmp_path / "out.bin"
+    args = {"--key": K, "--iv": IV, "--mode": "cbc", "--in": encrypted, "--out": out, "--link": "axi-dma"}
     args.update(dict(zip(change[::2], change[1::2])))
     p = cli("decrypt", *CORE, *[x for kv in args.items() for x in kv])
     assert p.returncode != 0
