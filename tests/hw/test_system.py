@@ -41,6 +41,8 @@ async def read(ctx, bus, addr):
 
 async def program(ctx, dut, key: bytes, iv: bytes, mode: Mode):
     bus = dut.ctrl
+    while (await read(ctx, bus, regs.STATUS)) >> 4 & 1:      # a pending key is taken first
+        pass
     for i in range(0, len(key), 4):
         await write(ctx, bus, regs.KEY + i, int.from_bytes(key[i:i + 4], "big"))
     await write(ctx, bus, regs.KEY_LOAD, 1)
@@ -102,6 +104,13 @@ def test_aes_ctr_through_the_registers():
         seen["info"] = info
         seen["key_reads"] = [await read(ctx, dut.ctrl, regs.KEY + 4 * i) for i in range(8)]
         seen["iv_reads"] = [await read(ctx, dut.ctrl, regs.IV + 4 * i) for i in range(4)]
+        # clear: the core's round-key memory (a RAM, untouched by reset) must hold the zero
+        # key's round keys afterwards, so ECB with no key loaded encrypts under key 0
+        await write(ctx, dut.ctrl, regs.CTRL, 0b10)
+        while (await read(ctx, dut.ctrl, regs.STATUS)) != 1:
+            pass
+        await write(ctx, dut.ctrl, regs.CTRL, 1 | Mode.ECB_ENCRYPT.value << 4)
+        seen["after_clear"] = await stream(ctx, dut, msg[:32], rng, 8)
 
     simulate(dut, bench)
     c = Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor()
@@ -110,6 +119,8 @@ def test_aes_ctr_through_the_registers():
     assert seen["counts"] == [5, 5]
     assert seen["info"] == 16 | 32 << 8 | 0b11111 << 16 | 1 << 24
     assert seen["key_reads"] == [0] * 8 and seen["iv_reads"] == [0] * 4   # write-only
+    zero = Cipher(algorithms.AES(bytes(32)), modes.ECB()).encryptor()
+    assert seen["after_clear"] == zero.update(msg[:32])
 
 
 def test_clear_zeroizes_key_material_and_drops_blocks_in_flight():
@@ -136,7 +147,9 @@ def test_clear_zeroizes_key_material_and_drops_blocks_in_flight():
         for _ in range(3):
             await ctx.tick()
         seen["key_after"] = [ctx.get(w) for w in dut.key_words + dut.iv_words]
-        seen["status_after"] = await read(ctx, dut.ctrl, regs.STATUS)
+        while (status := await read(ctx, dut.ctrl, regs.STATUS)) != 1:   # zero key expanded, idle
+            pass
+        seen["status_after"] = status
         seen["out_valid"] = ctx.get(dut.m_axis.tvalid)
         seen["bad_strobe"] = await write(ctx, dut.ctrl, regs.KEY, 5, strb=0b0011)
         seen["key0_after_bad"] = ctx.get(dut.key_words[0])

@@ -85,6 +85,11 @@ class Accelerator:
             if info.key_interface != "none":
                 if key is None or len(key) * 8 != info.key_bits:
                     raise CipherfabError(f"the key must be {info.key_bits // 8} bytes")
+                for _ in range(1000):       # the zero key of the reset taken first
+                    if not hw.read(regs.STATUS) >> 4 & 1:
+                        break
+                else:
+                    raise CipherfabError("the core never took the reset's zero key")
                 for i in range(0, len(key), 4):
                     hw.write(regs.KEY + i, int.from_bytes(key[i:i + 4].ljust(4, b"\0"), "big"))
                 hw.write(regs.KEY_LOAD, 1)

@@ -15,17 +15,20 @@ first four bytes)::
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
     0x1C  BLOCKED     R   clocks a result waited for room (output FIFO full)
-    0x20-0x3C KEY[0..7]   W   the key, word 0 first (reads return 0)
+    0x20-0x3C KEY[0..7]   W   the key, word 0 first (reads return 0); write while
+                          STATUS.key_pending is 0 (a pending key is being offered)
     0x40  KEY_LOAD    W   any write: offer the key to the core
     0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0)
 
-Key hygiene (as OpenTitan's AES promises, as far as this layer reaches): the key and
-IV registers are write-only; ``clear`` (and reset) zeroizes them and resets the
-accelerator (FIFOs, mode engine, core registers) for one clock, so every block in
-flight is dropped; ``m_axis_tdata``/``tkeep``/``tlast`` are zero whenever ``tvalid`` is
-low (no stale block shows on the port).  Round keys a core keeps in a RAM (``Memory``; the interleaved
-core's round-key memory) are not rewritten by a reset: such a core still holds them
-until the next key is expanded.
+Key hygiene (as OpenTitan's AES promises): the key and IV registers are write-only;
+``clear`` (and reset) zeroizes them and resets the accelerator (FIFOs, mode engine, core
+registers) for one clock, so every block in flight is dropped.  A reset does not clear a
+RAM, and a core may keep its round keys in one (the interleaved core's round-key memory),
+so clear and reset then load the all-zero key (``key_pending`` rises): the core expands
+it over every round key it kept; STATUS.idle rises when that is done.
+``m_axis_tdata``/``tkeep``/``tlast`` are zero whenever ``tvalid`` is low (no stale block
+shows on the port).
+
 """
 
 from __future__ import annotations
@@ -70,7 +73,9 @@ class AcceleratorSystem(wiring.Component):
         #: the registers that hold key material (write-only; zeroized by clear and reset)
         self.key_words = [Signal(32, name=f"key{i}") for i in range(8)]
         self.iv_words = [Signal(32, name=f"iv{i}") for i in range(4)]
-        self.key_pending = Signal()
+        # after reset the all-zero key is pending: the core expands it over whatever round
+        # keys it kept (a RAM is not cleared by reset)
+        self.key_pending = Signal(init=1)
 
     def elaborate(self, platform):
         m = Module()
@@ -108,8 +113,8 @@ class AcceleratorSystem(wiring.Component):
             for i, w in enumerate(iv_words):
                 with m.If(addr == IV + 4 * i):
                     m.d.sync += w.eq(axil.w_data)
-        with m.If(clear):                                     # zeroize
-            m.d.sync += [*(w.eq(0) for w in key_words + iv_words), key_pending.eq(0)]
+        with m.If(clear):      # zeroize; then the zero key overwrites the core's round keys
+            m.d.sync += [*(w.eq(0) for w in key_words + iv_words), key_pending.eq(1)]
 
         status = Cat(a.idle, a.mode_error, a.axis_error, a.length_error, key_pending)
         reads = {STATUS: status, INFO: info_word(info), BLOCKS_IN: a.blocks_in,
