@@ -46,6 +46,8 @@ class Bench:
         return await self.regs.read_dword(addr)
 
     async def program(self, key, iv, mode):
+        while (await self.read(STATUS)) >> 4 & 1:        # the reset's zero key is taken first
+            pass
         for i in range(0, len(key), 4):
             await self.write(KEY + i, int.from_bytes(key[i:i + 4], "big"))
         await self.write(KEY_LOAD, 1)
