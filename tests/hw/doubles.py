@@ -5,6 +5,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 
 from cipherfab.hw.info import CoreInfo, CoreSignature, payload_parts
+from cipherfab.hw.modes import Mode
 
 N, MASK, FIXED = 128, (1 << 128) - 1, 0x2B7E151628AED2A6ABF7158809CF4F3C
 
@@ -105,3 +106,23 @@ async def begin_message(ctx, dut, key, mode, iv):
     ctx.set(dut.start, 1)
     await ctx.tick()
     ctx.set(dut.start, 0)
+
+
+def model(mode, enc, dec, iv, blocks, bits=N):
+    """``mode`` over int ``blocks`` with the block functions ``enc``/``dec`` (a Python model)."""
+    out, chain, ctr = [], iv, iv
+    for b in blocks:
+        if mode == Mode.ECB_ENCRYPT:
+            out.append(enc(b))
+        elif mode == Mode.ECB_DECRYPT:
+            out.append(dec(b))
+        elif mode == Mode.CBC_ENCRYPT:
+            chain = enc(b ^ chain)
+            out.append(chain)
+        elif mode == Mode.CBC_DECRYPT:
+            out.append(dec(b) ^ chain)
+            chain = b
+        else:
+            out.append(b ^ enc(ctr))
+            ctr = (ctr + 1) % (1 << bits)
+    return out

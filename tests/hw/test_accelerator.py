@@ -10,28 +10,15 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.accelerator import Accelerator
 from cipherfab.hw.modes import Mode
-from doubles import PipeCore, begin_message, messages_of, toy_decrypt, toy_encrypt, transfers
+from doubles import PipeCore, begin_message, messages_of, model, toy_decrypt, toy_encrypt, transfers
 
 
 def toy_mode(mode, key, iv, msg):
-    """The toy cipher in ``mode`` over a byte message (CTR: any length)."""
-    out, chain, ctr = b"", iv, iv
-    for at in range(0, len(msg), 16):
-        chunk = msg[at:at + 16]
-        b = int.from_bytes(chunk.ljust(16, b"\0"), "big")
-        if mode == Mode.ECB_ENCRYPT:
-            y = toy_encrypt(key, b)
-        elif mode == Mode.ECB_DECRYPT:
-            y = toy_decrypt(key, b)
-        elif mode == Mode.CBC_ENCRYPT:
-            y = chain = toy_encrypt(key, b ^ chain)
-        elif mode == Mode.CBC_DECRYPT:
-            y, chain = toy_decrypt(key, b) ^ chain, b
-        else:
-            y, ctr = b ^ toy_encrypt(key, ctr), (ctr + 1) % (1 << 128)
-        out += y.to_bytes(16, "big")[:len(chunk)]
-    return out
-
+    """The toy cipher in ``mode`` over a byte message (CTR: any length, the last block
+    zero-padded and its output cut to the message's length)."""
+    blocks = [int.from_bytes(msg[at:at + 16].ljust(16, b"\0"), "big") for at in range(0, len(msg), 16)]
+    out = model(mode, lambda x: toy_encrypt(key, x), lambda y: toy_decrypt(key, y), iv, blocks)
+    return b"".join(y.to_bytes(16, "big") for y in out)[:len(msg)]
 
 def run(dut, jobs, rng, valid_p=0.7, ready_p=0.6, limit=40000):
     """jobs: [(key, mode, iv, message bytes)], one after another. Returns the output

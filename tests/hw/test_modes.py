@@ -9,26 +9,7 @@ from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.modes import Mode, ModeEngine, modes_of
-from doubles import FIXED, MASK, N, PipeCore, begin_message, toy_decrypt, toy_encrypt
-
-def model(mode, enc, dec, iv, blocks, bits=N):
-    out, chain, ctr = [], iv, iv
-    for b in blocks:
-        if mode == Mode.ECB_ENCRYPT:
-            out.append(enc(b))
-        elif mode == Mode.ECB_DECRYPT:
-            out.append(dec(b))
-        elif mode == Mode.CBC_ENCRYPT:
-            chain = enc(b ^ chain)
-            out.append(chain)
-        elif mode == Mode.CBC_DECRYPT:
-            out.append(dec(b) ^ chain)
-            chain = b
-        else:
-            out.append(b ^ enc(ctr))
-            ctr = (ctr + 1) % (1 << bits)
-    return out
-
+from doubles import FIXED, MASK, N, PipeCore, begin_message, model, toy_decrypt, toy_encrypt
 
 def run(dut, messages, rng, valid_p=0.7, ready_p=0.6, limit=20000):
     """messages: [(key or None, mode, iv, blocks)], run one after another (a key and a

@@ -15,7 +15,7 @@ from ..hw import system as regs
 from ..hw.modes import Mode, modes_of
 from ..registry import CoreParams
 from .link import Link, get_link
-from .model import TOP, SystemModel
+from .model import SystemModel
 
 CHUNK = 1 << 20   #: bytes per harness call (progress is reported between chunks)
 
@@ -54,20 +54,12 @@ class Accelerator:
 
     def __init__(self, params: CoreParams, width: int = 128, depth: int = 512,
                  fmax_mhz: float | None = None, fmax_source: str | None = None):
-        from ..generate import make_core
-        from ..hw.export import to_verilog
-        from ..hw.system import AcceleratorSystem
-        core = make_core(params)
-        try:
-            system = AcceleratorSystem(core, width=width, depth=depth)
-        except ValueError as e:
-            raise CipherfabError(str(e)) from None
-        self.params, self.info, self.width, self.depth = params, system.info, width, depth
+        from ..generate import declaration, system_verilog
+        verilog, top, _ = system_verilog(params, width, depth)    # the same file `generate --system` writes
+        self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
         self.fmax_mhz = fmax_mhz or 100.0
         self.fmax_source = fmax_source or ("given with --fmax" if fmax_mhz else "an assumption: no --fmax given")
-        verilog = to_verilog(system, TOP, f"{TOP}: {params.top} as an accelerator system "
-                                          f"({width}-bit AXI4-Stream, {depth}-block FIFOs)")
-        self.model = SystemModel(verilog, width)
+        self.model = SystemModel(verilog, top, width)
 
     def run(self, key: bytes | None, mode: Mode, data: bytes, iv: bytes | None = None,
             link: str | Link = "axi-dma", progress=None, seed: int = 1) -> Run:

@@ -13,7 +13,6 @@ from ..errors import CipherfabError
 from ..sim.verilated import CXX_FLAGS, build_library, cache_dir_default, library_digest
 
 HARNESS = Path(__file__).resolve().parent.parent / "sim" / "system_harness.cpp"
-TOP = "cf_system"
 
 
 class _Stream(ctypes.Structure):
@@ -46,15 +45,15 @@ class StreamResult:
 class SystemModel:
     """One Verilated ``AcceleratorSystem``; :meth:`open` gives a running instance."""
 
-    def __init__(self, verilog: str, width: int, cache_dir: str | Path | None = None):
+    def __init__(self, verilog: str, top: str, width: int, cache_dir: str | Path | None = None):
         self.width = width
         self._cflags = CXX_FLAGS + [f"-DWIDTH={width}"]
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
-        self.library = cache / f"{library_digest(verilog, TOP, HARNESS, self._cflags)}.so"
+        self.library = cache / f"{library_digest(verilog, top, HARNESS, self._cflags)}.so"
         if not self.library.exists():
             print("note: compiling the system with Verilator (first use; 10-90 s)", file=sys.stderr,
                   flush=True)
-            build_library(verilog, TOP, HARNESS, self._cflags, self.library)
+            build_library(verilog, top, HARNESS, self._cflags, self.library)
         lib = ctypes.CDLL(str(self.library))
         lib.cf_sys_open.argtypes, lib.cf_sys_open.restype = [ctypes.c_uint64, ctypes.c_int64], ctypes.c_void_p
         lib.cf_sys_close.argtypes, lib.cf_sys_close.restype = [ctypes.c_void_p], None

