@@ -47,6 +47,7 @@ def encrypted(tmp_path_factory):
     (["--link", "modem"], "unknown link 'modem'"),
     (["--in", "missing.bin"], "input file missing.bin not found"),
     (["--mode", "xts"], "invalid choice: 'xts'"),
+    (["--fmax", "-5"], "--fmax -5: a clock in MHz must be above 0"),
     (["--key", K[:-2] + "ff"], "wrong padding after decryption"),
 ])
 def test_bad_input_one_line_no_output(tmp_path, encrypted, change, message):

@@ -102,6 +102,8 @@ def run(args) -> int:
     from .driver import Accelerator
     from .link import get_link
     params, key_hex = _params(args)
+    if args.fmax is not None and not args.fmax > 0:
+        raise CipherfabError(f"--fmax {args.fmax:g}: a clock in MHz must be above 0")
     link = get_link(args.link)
     path = Path(args.input)
     if not path.is_file():
