@@ -77,12 +77,13 @@ def header(params: CoreParams, info: CoreInfo) -> str:
     return "\n".join(lines)
 
 
-def generate_verilog(params: CoreParams) -> tuple[str, CoreInfo, float]:
-    """(Verilog text, the core's declared info, elaboration seconds)."""
+def generate_verilog(params: CoreParams, waivers: bool = True) -> tuple[str, CoreInfo, float]:
+    """(Verilog text, the core's declared info, elaboration seconds); ``waivers=False``: the
+    text before its lint waivers are placed (see :func:`cipherfab.hw.export.to_verilog`)."""
     t0 = time.perf_counter()
     core = make_core(params)
     info = info_of(core)
-    text = to_verilog(core, params.top, header(params, info))
+    text = to_verilog(core, params.top, header(params, info), waivers)
     return text, info, time.perf_counter() - t0
 
 

