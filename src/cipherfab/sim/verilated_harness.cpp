@@ -321,3 +321,184 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
     r->cycles = cyc;
     return r->failed;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Feedback chains (Monte-Carlo loops, NESSIE "Iterated N times"): each chain runs `inner`
+// blocks, every input made from earlier outputs, without returning to Python.  Rules (the
+// chain value starts as the IV, prev as the IV):
+//   0 ECB:            in = x;              x = out
+//   1 CBC encrypt:    in = x ^ chain;      chain = out; x = prev; prev = out
+//   2 CBC decrypt, the next input is the output before last (AESAVS):
+//                     in = x; out ^= chain; chain = x; x = prev; prev = out
+//   3 CBC decrypt, the next input is the output (AES submission, TDES):
+//                     in = x; out ^= chain; chain = x; x = out
+// A core with a key port runs its chains one after another (the key loaded before each);
+// one with a key per block or none interleaves them, each chain's next block offered as soon
+// as its output is taken (at most one block of a chain in flight).  Inputs are offered at
+// once, outputs taken at once: no backpressure here.
+struct CfChain {
+    int64_t n;               // chains
+    int64_t inner;           // blocks per chain
+    const uint8_t* keys;     // KEY_BYTES per chain (unused without a key port)
+    const uint8_t* ivs;      // BLOCK_BYTES per chain (rules 1-3)
+    const uint8_t* texts;    // BLOCK_BYTES per chain: the first input
+    const uint8_t* rule;     // per chain
+    const uint8_t* decrypt;  // per chain: the core's direction
+    uint64_t seed;
+    int64_t reset_cycles;
+    int64_t timeout;
+    uint8_t* tail;           // 3 * BLOCK_BYTES per chain: the last, second and third last outputs
+    uint8_t* chain_out;      // BLOCK_BYTES per chain: the chain value at the end
+    int64_t cycles;
+    int32_t failed;
+    char error[512];
+    double key_period;
+};
+
+extern "C" __attribute__((visibility("default"))) int cf_chain(CfChain* r) {
+    r->cycles = 0;
+    r->failed = 0;
+    r->error[0] = 0;
+    int64_t cyc = 0;
+    try {
+        auto ctx = std::make_unique<VerilatedContext>();
+        ctx->randReset(2);
+        ctx->randSeed((int)(r->seed % 2147483646) + 1);
+        ctx->fatalOnError(true);
+        auto m = std::make_unique<Vcore>(ctx.get(), "core");
+#if KEY_CLOCK
+        double key_edge = 0.5 * r->key_period;
+        m->key_clk = 0;
+#endif
+        auto settle = [&]() { m->clk = 0; m->eval(); };
+        auto tick = [&]() {
+#if KEY_CLOCK
+            for (; key_edge < (double)(cyc + 1); key_edge += r->key_period) {
+                m->key_clk = 1; m->eval(); m->key_clk = 0; m->eval();
+            }
+#endif
+            m->clk = 1;
+            m->eval();
+            ++cyc;
+            if (ctx->gotFinish()) throw std::runtime_error("core called $finish");
+        };
+#if KEY_MODE == KEY_STREAM
+        m->key_valid = 0;
+#endif
+        m->block_in_valid = 0;
+        m->block_out_ready = 0;
+        m->rst = 1;
+        for (int64_t i = 0; i < r->reset_cycles; ++i) { settle(); tick(); }
+        m->rst = 0;
+
+        const int64_t n = r->n;
+        struct St { uint8_t x[BLOCK_BYTES], chain[BLOCK_BYTES], prev[BLOCK_BYTES]; int64_t done; };
+        std::vector<St> st((size_t)n);
+        for (int64_t c = 0; c < n; ++c) {
+            std::memcpy(st[c].x, r->texts + BLOCK_BYTES * c, BLOCK_BYTES);
+            std::memcpy(st[c].chain, r->ivs + BLOCK_BYTES * c, BLOCK_BYTES);
+            std::memcpy(st[c].prev, r->ivs + BLOCK_BYTES * c, BLOCK_BYTES);
+            std::memset(r->tail + 3 * BLOCK_BYTES * c, 0, 3 * BLOCK_BYTES);
+            st[c].done = 0;
+            if (r->rule[c] > 3) throw std::logic_error("unknown chain rule");
+        }
+        if (r->inner < 1) throw std::logic_error("a chain needs at least one block");
+#if KEY_MODE == KEY_STREAM
+        const bool serial = true;   // a key op between chains
+#else
+        const bool serial = false;
+#endif
+        std::vector<int64_t> ready, flight;   // chains whose next block waits; blocks in flight (FIFO)
+        size_t rd = 0, fl = 0;
+        int64_t next_chain = 0;               // serial: the chain being run
+        bool key_needed = serial;
+        auto add_ready = [&](int64_t c) { ready.push_back(c); };
+        if (!serial) for (int64_t c = 0; c < n; ++c) add_ready(c);
+        else add_ready(0);
+        int64_t finished = 0, last_progress = cyc;
+        uint8_t blk[BLOCK_BYTES], out[BLOCK_BYTES];
+        auto input_of = [&](int64_t c, uint8_t* b) {
+            for (int i = 0; i < BLOCK_BYTES; ++i)
+                b[i] = r->rule[c] == 1 ? st[c].x[i] ^ st[c].chain[i] : st[c].x[i];
+        };
+        auto offer = [&]() {   // put the next ready chain's block (and its key) on the port
+            if (rd >= ready.size()) { m->block_in_valid = 0; return; }
+            int64_t c = ready[rd];
+            input_of(c, blk);
+            put(m->block_in, blk, BLOCK_BYTES);
+#if HAS_DECRYPT
+            m->block_in_decrypt = r->decrypt[c] != 0;
+#endif
+#if KEY_MODE == KEY_PER_BLOCK
+            put(m->block_in_key, r->keys + (int64_t)KEY_BYTES * c, KEY_BYTES);
+#endif
+            m->block_in_valid = !key_needed;
+        };
+        while (finished < n) {
+#if KEY_MODE == KEY_STREAM
+            if (key_needed) put(m->key, r->keys + (int64_t)KEY_BYTES * next_chain, KEY_BYTES);
+            m->key_valid = key_needed;
+#endif
+            offer();
+            m->block_out_ready = 1;
+            settle();
+            if (m->block_out_valid) {
+                if (fl >= flight.size()) throw std::logic_error("unexpected output: block_out_valid with no block owed");
+                int64_t c = flight[fl++];
+                get(m->block_out, out, BLOCK_BYTES);
+                St& s = st[c];
+                uint8_t* t = r->tail + 3 * BLOCK_BYTES * c;
+                int rule = r->rule[c];
+                if (rule >= 2) for (int i = 0; i < BLOCK_BYTES; ++i) out[i] ^= s.chain[i];
+                std::memmove(t + BLOCK_BYTES, t, 2 * BLOCK_BYTES);
+                std::memcpy(t, out, BLOCK_BYTES);
+                switch (rule) {
+                    case 0: std::memcpy(s.x, out, BLOCK_BYTES); break;
+                    case 1: std::memcpy(s.chain, out, BLOCK_BYTES); std::memcpy(s.x, s.prev, BLOCK_BYTES);
+                            std::memcpy(s.prev, out, BLOCK_BYTES); break;
+                    case 2: std::memcpy(s.chain, s.x, BLOCK_BYTES); std::memcpy(s.x, s.prev, BLOCK_BYTES);
+                            std::memcpy(s.prev, out, BLOCK_BYTES); break;
+                    case 3: std::memcpy(s.chain, s.x, BLOCK_BYTES); std::memcpy(s.x, out, BLOCK_BYTES); break;
+                }
+                last_progress = cyc;
+                if (++s.done == r->inner) {
+                    std::memcpy(r->chain_out + BLOCK_BYTES * c, s.chain, BLOCK_BYTES);
+                    ++finished;
+                    if (serial && ++next_chain < n) { key_needed = true; add_ready(next_chain); }
+                } else {
+                    add_ready(c);
+                }
+                if (!m->block_in_valid) { offer(); settle(); }   // fed back in the same cycle
+            }
+#if KEY_MODE == KEY_STREAM
+            bool key_hs = m->key_valid && m->key_ready;
+#else
+            bool key_hs = false;
+#endif
+            bool blk_hs = m->block_in_valid && m->block_in_ready;
+            if (key_hs) {             // taken at this edge; the block follows in the next cycle
+                key_needed = false;
+                last_progress = cyc;
+            }
+            if (blk_hs) {
+                flight.push_back(ready[rd++]);
+                last_progress = cyc;
+            }
+            if (rd > 4096 && rd * 2 > ready.size()) { ready.erase(ready.begin(), ready.begin() + rd); rd = 0; }
+            if (fl > 4096 && fl * 2 > flight.size()) { flight.erase(flight.begin(), flight.begin() + fl); fl = 0; }
+            tick();
+            if (cyc - last_progress > r->timeout) {
+                std::snprintf(r->error, sizeof r->error, "hang: no progress for %lld cycles in a feedback chain",
+                              (long long)r->timeout);
+                r->failed = 1;
+                break;
+            }
+        }
+        m->final();
+    } catch (const std::exception& e) {
+        r->failed = 1;
+        std::snprintf(r->error, sizeof r->error, "%s", e.what());
+    }
+    r->cycles = cyc;
+    return r->failed;
+}

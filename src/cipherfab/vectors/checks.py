@@ -4,6 +4,11 @@ Each check yields jobs ``(key, decrypt, blocks)``, receives the engine's
 output blocks for that job, and finally returns ``None`` (pass) or a
 :class:`Mismatch`.  CBC chaining and the Monte-Carlo loops run here, around
 an engine that only ever computes single-key ECB blocks.
+
+A long feedback loop (a Monte-Carlo inner loop, NESSIE's "Iterated 1000 times") is
+yielded whole as a :class:`Chain`: an engine with ``run_chains`` (the compiled harness)
+runs it without returning; any other engine gets it one block per call
+(:func:`run_chains_by_blocks`), with the same result.
 """
 
 from __future__ import annotations
@@ -12,7 +17,56 @@ from dataclasses import dataclass
 
 from .records import VectorRecord
 
-__all__ = ["Mismatch", "kat_check", "iterated_check", "mct_check", "mct_inner"]
+__all__ = ["Mismatch", "Chain", "RULES", "run_chains_by_blocks", "kat_check", "iterated_check",
+           "mct_check", "mct_inner"]
+
+#: how a chain makes each input from earlier outputs (see cf_chain in the Verilator harness):
+#: ``ecb`` in = x, x = out; ``cbc-encrypt`` in = x ^ chain, chain = out, x = the output before;
+#: ``cbc-decrypt-prev`` out = D(x) ^ chain, chain = x, x = the output before (AESAVS);
+#: ``cbc-decrypt-out`` out = D(x) ^ chain, chain = x, x = out (AES submission, TDES)
+RULES = {"ecb": 0, "cbc-encrypt": 1, "cbc-decrypt-prev": 2, "cbc-decrypt-out": 3}
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A feedback loop of ``inner`` blocks under one key; its result is
+    ``(last three outputs, newest first, as a list; the final chain value)``."""
+
+    key: bytes
+    decrypt: bool
+    rule: str                      # a key of RULES
+    text: bytes                    # the first input
+    iv: bytes | None
+    inner: int
+
+
+def run_chains_by_blocks(engine, chains: list[Chain]) -> list:
+    """Chains on an engine that computes blocks only: all chains advance in lockstep,
+    one block of each per engine call."""
+    state = []
+    for c in chains:
+        iv = c.iv or bytes(len(c.text))
+        state.append({"x": c.text, "chain": iv, "prev": iv, "tail": [bytes(len(c.text))] * 3})
+    for _ in range(max((c.inner for c in chains), default=0)):
+        live = [i for i, c in enumerate(chains) if c.inner > _]
+        jobs = []
+        for i in live:
+            c, s = chains[i], state[i]
+            jobs.append((c.key, c.decrypt, [_xor(s["x"], s["chain"]) if c.rule == "cbc-encrypt" else s["x"]]))
+        for i, (out,) in zip(live, engine.run(jobs)):
+            c, s = chains[i], state[i]
+            if c.rule.startswith("cbc-decrypt"):
+                out = _xor(out, s["chain"])
+            s["tail"] = [out, *s["tail"][:2]]
+            if c.rule == "ecb":
+                s["x"] = out
+            elif c.rule == "cbc-encrypt":
+                s["chain"], s["x"], s["prev"] = out, s["prev"], out
+            elif c.rule == "cbc-decrypt-prev":
+                s["chain"], s["x"], s["prev"] = s["x"], s["prev"], out
+            else:
+                s["chain"], s["x"] = s["x"], out
+    return [(s["tail"], s["chain"]) for s in state]
 
 
 @dataclass
@@ -61,63 +115,69 @@ def kat_check(rec: VectorRecord, decrypt: bool, iterated: bool = True):
 def iterated_check(rec: VectorRecord, decrypt: bool):
     """NESSIE "Iterated N times" = E^N(plain); a decrypt-only core checks D^N(value) = plain."""
     plain = rec.plaintext[0]
-    if not decrypt:
-        x = plain
-        for step in range(1, max(rec.iterated) + 1):
-            (x,) = yield (rec.key, False, [x])
-            if step in rec.iterated and x != rec.iterated[step]:
-                return Mismatch("encrypt", [plain], [rec.iterated[step]], [x],
-                                f"plaintext encrypted {step} times")
-        return None
-    cur = dict(rec.iterated)
-    for step in range(max(cur)):
-        active = [n for n in sorted(cur) if step < n]
-        out = yield (rec.key, True, [cur[n] for n in active])
-        cur.update(zip(active, out))
-    for n in sorted(cur):
-        if cur[n] != plain:
-            return Mismatch("decrypt", [rec.iterated[n]], [plain], [cur[n]],
-                            f"'Iterated {n} times' value decrypted {n} times")
+    x, done = plain, 0
+    for n in sorted(rec.iterated):
+        if not decrypt:                       # E^100, then 900 more for E^1000
+            (tail, _) = yield Chain(rec.key, False, "ecb", x, None, n - done)
+            x, done = tail[0], n
+            if x != rec.iterated[n]:
+                return Mismatch("encrypt", [plain], [rec.iterated[n]], [x],
+                                f"plaintext encrypted {n} times")
+        else:
+            (tail, _) = yield Chain(rec.key, True, "ecb", rec.iterated[n], None, n)
+            if tail[0] != plain:
+                return Mismatch("decrypt", [rec.iterated[n]], [plain], [tail[0]],
+                                f"'Iterated {n} times' value decrypted {n} times")
     return None
 
 
 def mct_inner(key: bytes, iv: bytes | None, text: bytes, decrypt: bool, mode: str,
               inner: int, submission: bool):
-    """One outer Monte-Carlo iteration (generator).
+    """One outer Monte-Carlo iteration (generator, one :class:`Chain`).
 
     AESAVS section 6.4 (100 x 1000) and the AES-submission rules (400 x 10000)
     agree except for the CBC decrypt chaining: AESAVS feeds CT[j+1] = PT[j-1]
     (CT[1] = IV) and continues with IV = PT[last], CT = PT[last-1]; the
-    submission rules feed CT[j+1] = PT[j] and continue with IV = CT[last],
-    CT = PT[last].  Returns ``(last, next_key, next_iv, next_text)``.
+    submission rules (and TDESVS) feed CT[j+1] = PT[j] and continue with IV = CT[last],
+    CT = PT[last].  Returns ``(outputs, next_iv, next_text)``: the last three outputs,
+    newest first.
     """
-    prev = last = None
     if mode == "ECB":
-        inp = text
-        for _ in range(inner):
-            (out,) = yield (key, decrypt, [inp])
-            prev, last, inp = last, out, out
-        next_iv, next_text = None, last
+        rule = "ecb"
+    elif not decrypt:
+        rule = "cbc-encrypt"
     else:
-        chain, prev_out, inp = iv, iv, text
-        for _ in range(inner):
-            if decrypt:
-                (d,) = yield (key, True, [inp])
-                out, chain = _xor(d, chain), inp
-            else:
-                (out,) = yield (key, False, [_xor(inp, chain)])
-                chain = out
-            if decrypt and submission:
-                inp = out
-            else:
-                inp, prev_out = prev_out, out
-            prev, last = last, out
-        if decrypt and submission:
-            next_iv, next_text = chain, last
-        else:
-            next_iv, next_text = last, prev
-    tail = (prev + last)[-len(key):]
-    return last, _xor(key, tail), next_iv, next_text
+        rule = "cbc-decrypt-out" if submission else "cbc-decrypt-prev"
+    tail, chain = yield Chain(key, decrypt, rule, text, iv, inner)
+    last, prev = tail[0], tail[1]
+    if rule == "ecb":
+        return tail, None, last
+    if rule == "cbc-decrypt-out":
+        return tail, chain, last
+    return tail, last, prev
+
+
+def aes_next_key(key: bytes, tail: list[bytes]) -> bytes:
+    """AESAVS / AES-submission Monte-Carlo key update: KEY ^= the last len(KEY) bytes of
+    out[j-1] || out[j] (``tail`` newest first)."""
+    return _xor(key, (tail[1] + tail[0])[-len(key):])
+
+
+def _odd_parity(k: bytes) -> bytes:
+    """Each byte's low bit set so that the byte has an odd number of ones (DES keys)."""
+    return bytes((b & 0xFE) | (bin(b >> 1).count("1") + 1) % 2 for b in k)
+
+
+def tdes_next_key(key: bytes, tail: list[bytes]) -> bytes:
+    """TDESVS Monte-Carlo key update from the last three outputs (newest first):
+    KEY1 ^= out[j]; KEY2 ^= out[j-1] unless KEY2 = KEY1 (then the new KEY1); KEY3 ^= out[j-2]
+    unless KEY3 = KEY1 (then the new KEY1): keying options 3 (K1 = K2 = K3), 2 (K3 = K1) and
+    1 (three keys) in one rule; then odd parity.  An 8- or 16-byte key updates its parts alike."""
+    parts = [key[i:i + 8] for i in range(0, len(key), 8)]
+    new = [_xor(parts[0], tail[0])]
+    for i, part in enumerate(parts[1:], 1):
+        new.append(new[0] if part == parts[0] else _xor(part, tail[i]))
+    return b"".join(_odd_parity(k) for k in new)
 
 
 def mct_check(rec: VectorRecord, nxt: VectorRecord | None):
@@ -125,11 +185,17 @@ def mct_check(rec: VectorRecord, nxt: VectorRecord | None):
     record follows, also checks the KEY/IV/text it derives for that record."""
     decrypt = rec.decrypt
     direction = "decrypt" if decrypt else "encrypt"
-    submission = rec.format == "submission"
+    tdes = len(rec.plaintext[0]) == 8               # TDESVS: 400 x 10000, keys by option
+    submission = rec.format == "submission" or tdes
     inner = 10000 if submission else 1000
     src, want = _io(rec, decrypt)
-    last, key, iv, text = yield from mct_inner(rec.key, rec.iv, src[0], decrypt, rec.mode,
-                                               inner, submission)
+    tail, iv, text = yield from mct_inner(rec.key, rec.iv, src[0], decrypt, rec.mode,
+                                          inner, submission)
+    last = tail[0]
+    if tdes:
+        key = tdes_next_key(rec.key, tail)
+    else:
+        key = aes_next_key(rec.key, tail)
     if last != want[0]:
         return Mismatch(direction, src, want, [last], f"after {inner} iterations")
     if nxt is not None:

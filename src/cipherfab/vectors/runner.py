@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
 from ..errors import CipherfabError
-from .checks import Mismatch, kat_check, mct_check
+from .checks import Chain, Mismatch, kat_check, mct_check, run_chains_by_blocks
 from .parsers import cipher_named, parse_file
 from .records import VectorRecord, key_bits, key_size_text, normalise_cipher_name
 
@@ -75,8 +75,6 @@ def _checks(rec: VectorRecord, nxt: VectorRecord | None, directions: frozenset, 
     if rec.kind != "mct":
         wanted = [d for d in DIRECTIONS if d in directions]
         return [kat_check(rec, d == "decrypt", iterated) for d in wanted], None
-    if block_bytes != 16:
-        return [], "the TDES Monte-Carlo procedure is not implemented"
     need = "decrypt" if rec.decrypt else "encrypt"
     if need not in directions:
         have = "/".join(sorted(directions))
@@ -103,13 +101,20 @@ def _drive(engine: Engine, gens: list) -> list:
         except StopIteration as stop:
             results[i] = stop.value
     while live:
-        order = list(live)
+        order = [i for i in live if not isinstance(live[i], Chain)]
         jobs = [live[i] for i in order]
-        outs = engine.run(jobs)
+        outs = engine.run(jobs) if jobs else []
         _check_outputs(engine, jobs, outs)
-        for i, out in zip(order, outs):
+        answers = [list(out) for out in outs]
+        chained = [i for i in live if isinstance(live[i], Chain)]
+        if chained:
+            chains = [live[i] for i in chained]
+            run = getattr(engine, "run_chains", None)
+            answers += run(chains) if run else run_chains_by_blocks(engine, chains)
+            order += chained
+        for i, out in zip(order, answers):
             try:
-                live[i] = gens[i].send(list(out))
+                live[i] = gens[i].send(out)
             except StopIteration as stop:
                 results[i] = stop.value
                 del live[i]
