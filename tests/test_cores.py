@@ -17,5 +17,6 @@ VECTORS = Path(__file__).parent / "vectors"
 
 @pytest.mark.parametrize("params", all_points(test_only=True), ids=lambda p: p.top)
 def test_core_passes_kat_random_and_timing(params):
-    ok, line = verify_point(params, VECTORS, random_blocks=2000, seed=1)
-    assert ok, line
+    res = verify_point(params, VECTORS, random_blocks=2000, seed=1)
+    assert res["ok"], res["line"]
+    assert res["entry"]["verdict"] == "pass" and len(res["entry"]["verilog_sha256"]) == 64

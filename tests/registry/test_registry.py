@@ -115,10 +115,15 @@ def test_key_specific_core_refuses_other_keys(toy_registry):
         e.run([(bytes(8), False, [bytes(8)])])
 
 
-def test_verify_all_in_worker_processes_keeps_point_order(toy_registry, capsys):
+def test_verify_all_in_worker_processes_records_every_point(toy_registry, capsys, tmp_path):
     points = [p.top for p in all_points("toyxor") if p.arch == "pipe"]
-    assert main(["verify", "toyxor", "--all", "--arch", "pipe", "-j", "2", "--random", "200"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[1].rstrip(":") for line in lines[:-1]] == points
-    assert all(line.startswith("ok") for line in lines[:-1])
-    assert lines[-1].startswith(f"{len(points)} passed, 0 failed")
+    book = tmp_path / "ledger.json"
+    assert main(["verify", "toyxor", "--all", "--arch", "pipe", "-j", "2", "--random", "200",
+                 "--ledger", str(book)]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("[")]
+    assert sorted(line.split()[2].rstrip(":") for line in lines) == sorted(points)
+    assert all(line.split()[1] == "ok" for line in lines)
+    import json
+    recorded = json.loads(book.read_text())["points"]
+    assert sorted(recorded) == sorted(points)
+    assert all(e["verdict"] == "pass" for e in recorded.values())

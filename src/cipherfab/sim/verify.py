@@ -9,14 +9,18 @@ cycle count measured exactly).  One line per core; exit 1 if any core fails.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from ..argtypes import count
 from ..errors import CipherfabError
 from ..registry import CoreParams, add_core_arguments, all_points, get_cipher, params_from_args
+from . import ledger
+from .verilated import OPT_ENV
 
 
 #: key clock periods (in clk periods) a core with a key clock is also checked at, besides 1
@@ -37,17 +41,21 @@ def vector_root(given: str | None) -> Path:
                          "(the repository's tests/vectors) or set CIPHERFAB_VECTORS")
 
 
-def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) -> tuple[bool, str]:
-    """(ok, one-line summary) for one core point."""
+def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) -> dict:
+    """One core point: ``{"ok", "line", "entry"}`` (entry: its ledger entry, see
+    :mod:`cipherfab.sim.ledger`)."""
     from ..vectors import run_files
     from .engine import HardwareEngine, check_timing, random_run
     t0 = time.perf_counter()
     engine = HardwareEngine(params, seed=seed, in_valid_prob=0.7, out_ready_prob=0.6)
+    phases = dict(engine.phases)
     cipher = get_cipher(params.cipher)
-    files = [root / f for f in cipher.kat_files(engine.info.key_bits)]
+    names = cipher.kat_files(engine.info.key_bits)
+    files = [root / f for f in names]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise CipherfabError(f"KAT file not found: {missing[0]}")
+    t = time.perf_counter()
     if engine.info.key_interface == "none":  # a key-specific core: only the records made with its key
         from ..vectors import parse_file, run_records
         key = bytes.fromhex(engine.info.fixed_key)
@@ -59,8 +67,13 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
         reports = run_files(files, engine, byte_reversed=cipher.submission_byte_reversed,
                             other_key_sizes="skip") if files else []
     kat_pass, kat_fail = sum(r.passed for r in reports), sum(r.failed for r in reports)
+    kat_skip = sum(r.skipped for r in reports)
+    phases["kat"] = time.perf_counter() - t
+    t = time.perf_counter()
     r = random_run(engine, random_blocks, seed=seed, mean_blocks_per_key=20,
                    in_valid_prob=0.7, out_ready_prob=0.6)
+    phases["random"] = time.perf_counter() - t
+    t = time.perf_counter()
     timing = check_timing(engine)
     for kp in KEY_CLOCK_PERIODS if engine.clock_options else ():   # a key clock: other ratios too
         other = engine.at_key_period(kp)
@@ -69,10 +82,12 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
         if rk.mismatches:
             timing.append(f"key_clk at {kp:g} clk periods: {rk.mismatches} random blocks wrong "
                           f"({rk.first_mismatch})")
-        timing += [f"key_clk at {kp:g} clk periods: {t}" for t in check_timing(other)]
+        timing += [f"key_clk at {kp:g} clk periods: {t} " for t in check_timing(other)]
+    phases["timing"] = time.perf_counter() - t
     needs_kat = engine.info.key_interface != "none"
     ok = kat_fail == 0 and (kat_pass > 0 or not needs_kat) and r.mismatches == 0 and not timing
     i = engine.info
+    seconds = time.perf_counter() - t0
     line = (f"{'ok  ' if ok else 'FAIL'} {params.top}: KAT {kat_pass} passed, {kat_fail} failed; "
             f"random {r.blocks - r.mismatches} passed, {r.mismatches} failed; timing "
             + ("exact (latency {0}, {1}/{2} cycles per block, key setup {3})".format(
@@ -80,7 +95,7 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
                if not timing else "; ".join(timing))
             + (f"; key_clk at {', '.join(f'{kp:g}' for kp in KEY_CLOCK_PERIODS)} clk periods: "
                "right, key setup within its bounds" if engine.clock_options and not timing else "")
-            + f" [{time.perf_counter() - t0:.1f} s]")
+            + f" [{seconds:.1f} s]")
     if not files:
         line += " (no KAT files declared)"
     elif not reports:
@@ -90,7 +105,13 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
         line += f"\n     first KAT failure: {first}"
     if r.first_mismatch:
         line += f"\n     first random mismatch: {r.first_mismatch}"
-    return ok, line
+    counts = {"kat": {"passed": kat_pass, "failed": kat_fail, "skipped": kat_skip},
+              "random": {"blocks": r.blocks, "failed": r.mismatches, "seed": seed},
+              "timing": "exact" if not timing else timing}
+    sha = hashlib.sha256(engine.verilog.encode()).hexdigest()
+    e = ledger.entry(params, ok, counts, sha, ledger.vector_digests(root, names), seconds,
+                     line.split("\n")[0], phases)
+    return {"ok": ok, "line": line, "entry": e}
 
 
 def register(subparsers) -> None:
@@ -98,61 +119,207 @@ def register(subparsers) -> None:
         "verify", help="check cores against their KAT files, reference model and declared timing",
         description="For one core (CIPHER and options) or every registered core point (--all): "
                     "the cipher's known-answer files, a random differential run with backpressure, "
-                    "and every declared cycle count measured exactly. One line per core.")
+                    "and every declared cycle count measured exactly. One line per core; --all "
+                    "records each point in the verification ledger as it finishes.")
     add_core_arguments(p, cipher_required=False)
     p.add_argument("--all", action="store_true",
                    help="every valid parameter combination of every architecture (of CIPHER if given)")
+    p.add_argument("--changed", action="store_true",
+                   help="with --all: only points that are not fresh in the ledger (Verilog, KAT "
+                        "files or tools changed, failed or never verified); resumes a stopped run")
+    p.add_argument("--status", action="store_true",
+                   help="list the points that are stale or never verified and the ledger's summary "
+                        "table; exit 1 if any (nothing is simulated)")
+    p.add_argument("--ledger", metavar="FILE",
+                   help=f"the verification ledger (default {ledger.DEFAULT}; written by --all, "
+                        "read by --changed and --status)")
     p.add_argument("--random", type=count, default=2000, metavar="N",
                    help="random blocks per core (default 2000)")
     p.add_argument("--seed", type=int, default=1, help="seed for data and backpressure (default 1)")
     p.add_argument("--vectors-dir", metavar="DIR", help="folder of the KAT files (default: tests/vectors)")
-    p.add_argument("-j", "--jobs", type=count, default=1, metavar="N",
-                   help="cores checked at once in worker processes (default 1); lines keep the "
-                        "order of the points")
+    p.add_argument("-j", "--jobs", type=count, default=None, metavar="N",
+                   help="cores checked at once in worker processes (default 1)")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="spread the points over a Dask cluster (tcp://host:port); every worker "
+                        "needs cipherfab installed (excludes -j)")
     p.set_defaults(func=run)
 
 
-def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int) -> tuple[bool, str]:
+def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int, opt: str) -> dict:
+    os.environ[OPT_ENV] = opt     # the models verify compiles (also on a Dask worker)
     try:
         return verify_point(params, root, random_blocks, seed)
     except CipherfabError as e:
-        return False, f"FAIL {params.top}: {e}"
+        return {"ok": False, "line": f"FAIL {params.top}: {e}", "entry": None}
+
+
+#: rough seconds per point of an architecture never verified (the biggest go first)
+_GUESS = {"pipeline": 60, "key_specific_pipeline": 60, "unrolled": 15, "interleaved": 8}
+
+
+def _order(points, book) -> list:
+    """Longest first (ledger seconds, else a guess by architecture): the pool ends together."""
+    def cost(p):
+        e = book.points.get(p.top) if book else None
+        return e["seconds"] if e and e.get("seconds") else _GUESS.get(p.arch, 5)
+    return sorted(points, key=cost, reverse=True)
+
+
+def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str]:
+    """Each point's ledger state; points whose generator changed are generated again."""
+    digest = ledger.generator_digest()
+    states, regen = {}, []
+    for p in points:
+        e = book.points.get(p.top)
+        if e is not None and e.get("generator_digest") != digest and e.get("verdict") == "pass":
+            regen.append(p)
+        else:
+            states[p.top] = ledger.state(e, None, _point_vectors(p, root))
+    if regen:
+        print(f"note: the generator changed since {len(regen)} points were verified: generating "
+              "them again to compare their Verilog", file=sys.stderr, flush=True)
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+            shas = list(pool.map(_verilog_sha, regen))
+        for p, sha in zip(regen, shas):
+            states[p.top] = ledger.state(book.points[p.top], sha, _point_vectors(p, root))
+            if states[p.top] == "fresh":       # the same Verilog: the entry holds for today
+                book.points[p.top]["generator_digest"] = digest
+    return states
+
+
+def _verilog_sha(params: CoreParams) -> str:
+    from ..generate import generate_verilog
+    return hashlib.sha256(generate_verilog(params)[0].encode()).hexdigest()
+
+
+def _point_vectors(params: CoreParams, root: Path) -> dict:
+    from ..generate import declaration
+    key_bits = params.as_dict().get("key_bits") or declaration(params).key_bits
+    return ledger.vector_digests(root, get_cipher(params.cipher).kat_files(key_bits))
 
 
 def run(args) -> int:
     root = vector_root(args.vectors_dir)
-    if args.all:
+    if args.scheduler and args.jobs:
+        raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    if args.changed and not args.all:
+        raise CipherfabError("--changed goes with --all (it picks among every point)")
+    if args.status and (args.all or args.changed or args.scheduler or args.jobs):
+        raise CipherfabError("--status only reads the ledger: drop --all, --changed, -j and --scheduler")
+    if args.all or args.status:
         from ..registry import given_core_options
         extra = [o for o in given_core_options(args) if o != "--arch"]
         if extra:
-            raise CipherfabError(f"--all checks every point; {extra[0]} picks one (drop one of them)")
+            what = "--all checks" if args.all else "--status lists"
+            raise CipherfabError(f"{what} every point; {extra[0]} picks one (drop one of them)")
         points = [p for p in all_points(args.cipher) if not args.arch or p.arch == args.arch]
     elif args.cipher:
         points = [params_from_args(args)]
     else:
-        raise CipherfabError("nothing to verify: give CIPHER (and its options) or --all")
-    failed = 0
-    t0 = time.perf_counter()
-    n = len(points)
-    if args.jobs > 1 and n > 1:
+        raise CipherfabError("nothing to verify: give CIPHER (and its options), --all or --status")
+    book = None
+    if args.all or args.status or args.ledger:
+        book = ledger.Ledger(args.ledger or ledger.DEFAULT)
+    if args.status:
+        return _status(points, book, root)
+    book.check_writable() if book else None
+    if args.changed:
+        states = _states(points, book, root, os.cpu_count() or 1)
+        book.save()
+        skipped = len(points)
+        points = [p for p in points if states[p.top] != "fresh"]
+        skipped -= len(points)
+        print(f"{skipped} points fresh in {book.path}, {len(points)} to verify", flush=True)
+    return _verify(points, book, root, args)
+
+
+def _status(points, book: ledger.Ledger, root: Path) -> int:
+    states = _states(points, book, root, os.cpu_count() or 1)
+    bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
+    for p, s in bad:
+        print(f"{s:8} {p.top}")
+    print(ledger.summary_table(points, states))
+    print(f"{len(points) - len(bad)} fresh, {len(bad)} stale, failed or never verified "
+          f"({len(points)} points, ledger {book.path})")
+    return 1 if bad else 0
+
+
+class _Pool:
+    """Worker processes on this machine (or, for one job, this process)."""
+
+    def __init__(self, jobs: int):
         from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(max_workers=min(args.jobs, n))
-        results = pool.map(_verify_one, points, [root] * n, [args.random] * n, [args.seed] * n)
-    else:
-        pool = None
-        results = (_verify_one(p, root, args.random, args.seed) for p in points)
+        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        if self.pool:
+            return self.pool.submit(fn, *args)
+        f = Future()
+        f.job = (fn, args)                        # run when its turn comes: lines show as they finish
+        return f
+
+    def as_completed(self, futures):
+        from concurrent.futures import as_completed
+        if self.pool:
+            yield from as_completed(futures)
+            return
+        for f in futures:
+            fn, args = f.job
+            f.set_result(fn(*args))
+            yield f
+
+    def close(self, cancel: bool = False):
+        if self.pool:
+            self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+def _backend(jobs: int, scheduler: str | None, n: int):
+    if scheduler:                         # the same client the studies use
+        from ..study.runner import _Dask
+        return _Dask(scheduler)
+    return _Pool(min(jobs, n))
+
+
+def _verify(points, book, root: Path, args) -> int:
+    opt = os.environ.get(OPT_ENV, "-O0")
+    n = len(points)
+    failed, done, phases = 0, 0, Counter()
+    t0 = time.perf_counter()
+    backend = _backend(args.jobs or 1, args.scheduler, n)
     try:
-        for ok, line in results:
-            failed += not ok
-            print(line, flush=True)
-    finally:
-        if pool:
-            pool.shutdown(cancel_futures=True)
-    print(f"{len(points) - failed} passed, {failed} failed ({len(points)} cores, "
-          f"{time.perf_counter() - t0:.0f} s)")
+        futures = [backend.submit(_verify_one, p, root, args.random, args.seed, opt)
+                   for p in _order(points, book)]
+        for f in backend.as_completed(futures):
+            res = f.result()
+            done += 1
+            failed += not res["ok"]
+            print(f"[{done}/{n}] {res['line']}" if n > 1 else res["line"], flush=True)
+            if res["entry"]:
+                phases.update(res["entry"]["phases"])
+            if book is not None:
+                top = res["line"].split()[1].rstrip(":")
+                if res["entry"]:
+                    book.points[top] = res["entry"]
+                else:              # refused before a simulation: recorded as failed, no Verilog
+                    book.points[top] = {"verdict": "fail", "verilog_sha256": None, "line": res["line"],
+                                        "generator_digest": ledger.generator_digest()}
+                book.save()
+    except KeyboardInterrupt:
+        print(f"interrupted: {done} of {n} points done" + (f", kept in {book.path}" if book else ""),
+              file=sys.stderr, flush=True)
+        backend.close(cancel=True)
+        return 130
+    backend.close()
+    wall = time.perf_counter() - t0
+    if phases and n > 1:
+        total = sum(phases.values())
+        print("phases (seconds summed over points): " + ", ".join(
+            f"{k} {v:.0f} ({100 * v / total:.0f}%)" for k, v in phases.most_common()))
+    if book is not None:
+        print(f"ledger: {book.path} ({len(book.points)} points recorded)")
+    print(f"{n - failed} passed, {failed} failed ({n} cores, {wall:.0f} s)")
     return 1 if failed else 0
 
 
-if __name__ == "__main__":  # pragma: no cover
-    from ..cli import main
-    sys.exit(main(["verify", *sys.argv[1:]]))

