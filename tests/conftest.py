@@ -15,7 +15,26 @@ os.environ["CIPHERFAB_CACHE"] = str(TEST_CACHE)
 os.environ.setdefault("CIPHERFAB_VERILATOR_OPT", "-O0")
 
 
+import sys  # noqa: E402
+
 import pytest  # noqa: E402
+
+import cipherfab.ciphers  # noqa: E402
+from cipherfab import registry  # noqa: E402
+
+TOYS = Path(__file__).parent / "registry" / "toyciphers"
+
+
+@pytest.fixture
+def toy_registry(monkeypatch):
+    """The registry with the toy cipher package of tests/registry/toyciphers added."""
+    monkeypatch.syspath_prepend(str(TOYS))
+    monkeypatch.setattr(cipherfab.ciphers, "__path__", [*cipherfab.ciphers.__path__, str(TOYS)])
+    registry.ciphers.cache_clear()
+    yield registry.ciphers()
+    registry.ciphers.cache_clear()
+    for name in [m for m in sys.modules if m.startswith(("toyxor", "cipherfab.ciphers.toyxor"))]:
+        del sys.modules[name]
 
 
 @pytest.fixture

@@ -259,7 +259,7 @@ def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> lis
                 problems.append(f"{what}: wrong output")
             # an interleaved core takes its blocks_in_flight blocks in a burst: the period
             # over that many blocks is exact, the average cycles per block is the declared one
-            every = 1 if feedback else info.blocks_in_flight
+            every = 1 if feedback else max(1, info.blocks_in_flight)
             gaps = set(int(g) for g in r.accept_gaps(every))
             want = info.cycles_per_block_feedback if feedback else info.cycles_per_block
             if gaps != {want * every}:

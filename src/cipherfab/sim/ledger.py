@@ -85,6 +85,10 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores"
 
 
+def entry_date() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
 def entry(params, ok: bool, counts: dict, verilog_sha256: str, vectors: dict[str, str],
           seconds: float, line: str, phases: dict) -> dict:
     """One ledger entry (see the module docstring)."""
@@ -92,7 +96,7 @@ def entry(params, ok: bool, counts: dict, verilog_sha256: str, vectors: dict[str
             "verdict": "pass" if ok else "fail", **counts,
             "verilog_sha256": verilog_sha256, "vectors": vectors,
             "generator_digest": generator_digest(), "tools": tools(),
-            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "date": entry_date(),
             "machine": machine(), "seconds": round(seconds, 1),
             "phases": {k: round(v, 2) for k, v in phases.items()}, "line": line}
 
@@ -103,6 +107,8 @@ class Ledger:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.points: dict[str, dict] = {}
+        #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
+        self.last_run: dict | None = None
         if self.path.exists():
             try:
                 data = json.loads(self.path.read_text())
@@ -115,6 +121,7 @@ class Ledger:
                 raise CipherfabError(f"ledger {self.path} is not a cipherfab verification ledger "
                                      f"(schema {SCHEMA})")
             self.points = data["points"]
+            self.last_run = data.get("last_run")
         elif self.path.is_dir():
             raise CipherfabError(f"ledger {self.path} is a folder, not a file")
 
@@ -129,9 +136,18 @@ class Ledger:
         if self.path.is_dir():
             raise CipherfabError(f"ledger {self.path} is a folder, not a file")
 
+    def write_summary(self, points, states: dict[str, str]) -> Path:
+        """``summary.md`` beside the ledger (see :func:`summary_markdown`)."""
+        path = self.path.with_name("summary.md")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".summary-")
+        with os.fdopen(fd, "w") as f:
+            f.write(summary_markdown(points, states, self))
+        os.replace(tmp, path)
+        return path
+
     def save(self) -> None:
         """Write atomically (an interrupted run keeps every point recorded before)."""
-        data = {"schema": SCHEMA, "points": dict(sorted(self.points.items()))}
+        data = {"schema": SCHEMA, "last_run": self.last_run, "points": dict(sorted(self.points.items()))}
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
         with os.fdopen(fd, "w") as f:
             json.dump(data, f, indent=1)
@@ -178,4 +194,35 @@ def summary_table(points, states: dict[str, str]) -> str:
                      f"{n['stale']} | {n['never']} |")
     lines.append(f"| **all** | | **{sum(total.values())}** | **{total['fresh']}** | "
                  f"**{total['failed']}** | **{total['stale']}** | **{total['never']}** |")
+    return "\n".join(lines)
+
+
+def summary_markdown(points, states: dict[str, str], book: "Ledger") -> str:
+    """``summary.md`` beside the ledger: the table, then how and where the points were checked."""
+    entries = [book.points[p.top] for p in points if p.top in book.points and "date" in book.points[p.top]]
+    lines = ["# Verification ledger", "",
+             f"Generated from `{book.path.name}` by `cipherfab verify`; each registered core point's "
+             "last verification: its KAT files, a random differential run with backpressure and "
+             "every declared cycle count measured exactly, against the sha256 of its Verilog. "
+             "*passed*: passed and still fresh (same Verilog, KAT files, Verilator and cryptography); "
+             "*stale*: passed once, something changed since; re-check with `cipherfab verify --all --changed`.",
+             "", summary_table(points, states), ""]
+    run = book.last_run
+    if run:
+        lines += [f"Last run: `{run['command']}` on {run['date']}, {run['machine']}: {run['points']} points, "
+                  f"{run['passed']} passed, {run['failed']} failed, {run['wall_seconds']:.0f} s wall"
+                  + (f" ({run['note']})" if run.get("note") else "") + ".", ""]
+        if run.get("phases"):
+            total = sum(run["phases"].values()) or 1
+            lines += ["| phase | seconds (summed over points) | share |", "|---|---:|---:|"]
+            lines += [f"| {k} | {v:.0f} | {100 * v / total:.0f}% |"
+                      for k, v in sorted(run["phases"].items(), key=lambda kv: -kv[1])]
+            lines.append("")
+    if entries:
+        dates = sorted(e["date"] for e in entries)
+        machines = sorted({e.get("machine", "?") for e in entries})
+        tools_seen = sorted({f"Verilator {e['tools'].get('verilator')}, Amaranth {e['tools'].get('amaranth')}, "
+                             f"cryptography {e['tools'].get('cryptography')}" for e in entries})
+        lines += [f"Entries dated {dates[0]} to {dates[-1]}; machines: {'; '.join(machines)}; "
+                  f"tools: {'; '.join(tools_seen)}.", ""]
     return "\n".join(lines)

@@ -130,6 +130,9 @@ def register(subparsers) -> None:
     p.add_argument("--status", action="store_true",
                    help="list the points that are stale or never verified and the ledger's summary "
                         "table; exit 1 if any (nothing is simulated)")
+    p.add_argument("--update-readme", action="store_true",
+                   help="with --status: also rewrite summary.md beside the ledger and the README's "
+                        "verification table (between <!-- results:verify:begin/end --> markers)")
     p.add_argument("--ledger", metavar="FILE",
                    help=f"the verification ledger (default {ledger.DEFAULT}; written by --all, "
                         "read by --changed and --status)")
@@ -188,6 +191,25 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
     return states
 
 
+def _update_readme(points, states, book: ledger.Ledger) -> None:
+    from ..study.readme import check_markers, find_readme, markers
+    readme = find_readme()
+    text = check_markers(readme, "verify")
+    begin, end = markers("verify")
+    try:
+        rel = os.path.relpath(book.path.resolve().with_name("summary.md"), readme.parent)
+    except ValueError:
+        rel = str(book.path.with_name("summary.md"))
+    run = book.last_run or {}
+    head = (f"Last full run: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
+            f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
+            if run else f"Details in [{rel}]({rel}).")
+    section = f"{begin}\n{head}\n\n{ledger.summary_table(points, states)}\n{end}"
+    new = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
+    readme.write_text(new)
+    print(f"updated {readme} (verification table)")
+
+
 def _verilog_sha(params: CoreParams) -> str:
     from ..generate import generate_verilog
     return hashlib.sha256(generate_verilog(params)[0].encode()).hexdigest()
@@ -221,8 +243,10 @@ def run(args) -> int:
     book = None
     if args.all or args.status or args.ledger:
         book = ledger.Ledger(args.ledger or ledger.DEFAULT)
+    if args.update_readme and not args.status:
+        raise CipherfabError("--update-readme goes with --status")
     if args.status:
-        return _status(points, book, root)
+        return _status(points, book, root, args.update_readme)
     book.check_writable() if book else None
     if args.changed:
         states = _states(points, book, root, os.cpu_count() or 1)
@@ -234,8 +258,24 @@ def run(args) -> int:
     return _verify(points, book, root, args)
 
 
-def _status(points, book: ledger.Ledger, root: Path) -> int:
+def _command(args) -> str:
+    """The verify command line of this run (for the ledger's last run)."""
+    parts = ["cipherfab", "verify", *([args.cipher] if args.cipher else []), "--all"]
+    parts += [*(["--arch", args.arch] if args.arch else []), *(["--changed"] if args.changed else [])]
+    parts += [*(["-j", str(args.jobs)] if args.jobs else []),
+              *(["--scheduler", args.scheduler] if args.scheduler else []),
+              *(["--random", str(args.random)] if args.random != 2000 else []),
+              *(["--seed", str(args.seed)] if args.seed != 1 else [])]
+    return " ".join(parts)
+
+
+def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False) -> int:
     states = _states(points, book, root, os.cpu_count() or 1)
+    if update_readme:
+        everything = all_points(None)
+        every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
+        print(f"wrote {book.write_summary(everything, every_state)}")
+        _update_readme(everything, every_state, book)
     bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
     for p, s in bad:
         print(f"{s:8} {p.top}")
@@ -318,6 +358,14 @@ def _verify(points, book, root: Path, args) -> int:
         print("phases (seconds summed over points): " + ", ".join(
             f"{k} {v:.0f} ({100 * v / total:.0f}%)" for k, v in phases.most_common()))
     if book is not None:
+        if args.all:
+            book.last_run = {"command": _command(args), "date": ledger.entry_date(),
+                             "machine": ledger.machine(), "points": n, "passed": n - failed,
+                             "failed": failed, "wall_seconds": round(wall, 1),
+                             "phases": {k: round(v, 1) for k, v in phases.items()}}
+            everything = all_points(None)
+            book.write_summary(everything, _states(everything, book, root, os.cpu_count() or 1))
+        book.save()
         print(f"ledger: {book.path} ({len(book.points)} points recorded)")
     print(f"{n - failed} passed, {failed} failed ({n} cores, {wall:.0f} s)")
     return 1 if failed else 0

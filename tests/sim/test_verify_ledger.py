@@ -1,0 +1,153 @@
+"""The verification ledger through ``cipherfab verify``: recording, --status, --changed, the
+summary, Dask, and the refusals (on the toy cipher of tests/registry, whose cores build fast)."""
+
+import json
+import shutil
+
+import pytest
+
+from cipherfab.cli import main
+from cipherfab.registry import all_points
+from cipherfab.sim import ledger
+
+pytestmark = pytest.mark.usefixtures("toy_registry")
+
+
+def _verify(*argv):
+    return main(["verify", "toyxor", *argv])
+
+
+def test_all_records_every_point_then_status_is_clean(tmp_path, capsys):
+    book = tmp_path / "v" / "ledger.json"
+    assert _verify("--all", "--random", "100", "--ledger", str(book)) == 0
+    out = capsys.readouterr().out
+    assert "phases (seconds summed over points): " in out and "elaborate" in out
+    data = json.loads(book.read_text())
+    points = [p.top for p in all_points("toyxor")]
+    assert sorted(data["points"]) == sorted(points)
+    e = data["points"][points[0]]
+    assert e["verdict"] == "pass" and len(e["verilog_sha256"]) == 64
+    assert e["generator_digest"] == ledger.generator_digest()
+    assert e["tools"]["verilator"] and list(e["vectors"].values())[0] == ledger.file_digest(
+        next(iter(e["vectors"])))
+    assert data["last_run"]["command"] == "cipherfab verify toyxor --all --random 100"
+    assert data["last_run"]["points"] == len(points) and data["last_run"]["failed"] == 0
+    summary = (book.parent / "summary.md").read_text()
+    assert f"| toyxor | pipe | {len([p for p in points if 'pipe' in p])} |" in summary
+    assert _verify("--status", "--ledger", str(book)) == 0
+    assert f"{len(points)} fresh, 0 stale" in capsys.readouterr().out
+
+
+def test_status_names_stale_failed_and_never_verified_points(tmp_path, capsys):
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    tops = sorted(data["points"])
+    data["points"][tops[0]]["verilog_sha256"] = "0" * 64          # a different Verilog
+    data["points"][tops[1]]["generator_digest"] = "old"           # generator changed: generated again
+    data["points"][tops[1]]["verilog_sha256"] = "1" * 64
+    data["points"][tops[2]]["verdict"] = "fail"
+    data["points"][tops[3]]["vectors"] = {"x.rsp": "2" * 64}
+    data["points"][tops[4]]["tools"]["verilator"] = "4.0"
+    book.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _verify("--status", "--ledger", str(book)) == 1
+    out = capsys.readouterr().out
+    fixed = [p.top for p in all_points("toyxor") if p.arch == "fixed"]
+    assert f"never    {fixed[0]}" in out
+    assert f"failed   {tops[2]}" in out
+    assert f"stale: KAT files changed {tops[3]}" in out
+    assert f"stale: verilator changed (4.0 -> " in out
+    assert f"stale: Verilog changed {tops[1]}" in out
+    # the digest shortcut: an entry with today's generator digest is taken at its word
+    assert tops[0] not in out.replace(f"stale: Verilog changed {tops[1]}", "")
+    assert "| toyxor | pipe |" in out
+
+
+def test_changed_reverifies_only_what_is_not_fresh(tmp_path, capsys):
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    tops = sorted(data["points"])
+    data["points"][tops[2]]["verdict"] = "fail"
+    del data["points"][tops[3]]
+    book.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _verify("--all", "--arch", "pipe", "--changed", "--random", "50", "--ledger", str(book)) == 0
+    out = capsys.readouterr().out
+    assert f"{len(tops) - 2} points fresh in {book}, 2 to verify" in out
+    checked = sorted(ln.split()[2].rstrip(":") for ln in out.splitlines() if ln.startswith("["))
+    assert checked == sorted([tops[2], tops[3]])
+    assert all(e["verdict"] == "pass" for e in json.loads(book.read_text())["points"].values())
+
+
+def test_failed_point_is_recorded_as_failed(tmp_path, capsys, monkeypatch):
+    import toyxor.hw as hw
+    real = hw._info
+    monkeypatch.setattr(hw, "_info", lambda *a, **k: real(*a[:4], a[4] - 1, **k))  # latency lies
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "20", "--ledger", str(book)) == 1
+    data = json.loads(book.read_text())
+    assert all(e["verdict"] == "fail" for e in data["points"].values())
+    assert _verify("--status", "--ledger", str(book)) == 1
+
+
+def test_verify_on_a_dask_cluster(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    book = tmp_path / "ledger.json"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book),
+                       "--scheduler", cluster.scheduler_address) == 0
+    data = json.loads(book.read_text())
+    assert sorted(data["points"]) == sorted(p.top for p in all_points("toyxor") if p.arch == "pipe")
+    assert "--scheduler tcp://" in data["last_run"]["command"]
+
+
+BAD = [
+    (["--changed"], "--changed goes with --all"),
+    (["--status", "--all"], "--status only reads the ledger"),
+    (["--status", "-j", "2"], "--status only reads the ledger"),
+    (["--all", "-j", "2", "--scheduler", "tcp://127.0.0.1:1"], "-j/--jobs and --scheduler exclude each other"),
+    (["--all", "--stages", "2"], "--all checks every point; --stages picks one"),
+    (["--update-readme"], "--update-readme goes with --status"),
+    (["--status", "--ledger", "{tmp}/bad.json"], "is not a cipherfab verification ledger"),
+    (["--status", "--ledger", "{tmp}/notjson.json"], "cannot be read"),
+    (["--all", "--ledger", "{tmp}"], "is a folder, not a file"),
+    (["--all", "--ledger", "/proc/x/ledger.json"], "cannot write the ledger /proc/x/ledger.json"),
+    (["--all", "--ledger", "{tmp}/file/ledger.json"], "cannot write the ledger"),
+]
+
+
+@pytest.mark.parametrize("argv,message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_refusals_are_one_line(tmp_path, capsys, argv, message):
+    (tmp_path / "bad.json").write_text('{"schema": 1, "points": {"x": {"verdict": "pass"}}}')
+    (tmp_path / "notjson.json").write_text("{")
+    (tmp_path / "file").write_text("")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert _verify(*argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+    assert "Traceback" not in err[0]
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
+    from cipherfab.study import runner
+    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    assert _verify("--all", "--scheduler", "tcp://127.0.0.1:1", "--ledger", "/tmp/unused-ledger.json") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot connect to Dask scheduler" in err[0]
+
+
+def test_update_readme_writes_the_table(tmp_path, capsys, monkeypatch):
+    book = tmp_path / "docs" / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "README.md").write_text("intro\n<!-- results:verify:begin -->\nold\n"
+                                        "<!-- results:verify:end -->\nrest\n")
+    monkeypatch.chdir(tmp_path)
+    assert _verify("--status", "--update-readme", "--ledger", str(book)) == 1   # fixed: never run
+    text = (tmp_path / "README.md").read_text()
+    assert "old" not in text and "| toyxor | pipe |" in text and text.endswith("rest\n")
+    assert "docs/summary.md" in text and (tmp_path / "docs" / "summary.md").is_file()
+    shutil.rmtree(tmp_path / "docs")

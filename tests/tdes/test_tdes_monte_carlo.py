@@ -1,0 +1,73 @@
+"""TDES Monte-Carlo (NIST TDESVS: 400 outer x 10000 inner, keys updated by keying option with
+odd parity) on the hardware, through the feedback chains of the compiled harness."""
+
+from pathlib import Path
+
+import pytest
+
+from cipherfab.cli import main
+from cipherfab.registry import resolve
+from cipherfab.sim.engine import HardwareEngine
+from cipherfab.vectors import ReferenceEngine, run_files
+from cipherfab.vectors.checks import Chain, run_chains_by_blocks, tdes_next_key
+
+MCT = Path(__file__).parents[1] / "vectors" / "tdes" / "tdesmct"
+
+
+@pytest.mark.parametrize("arch", ["iterative", "pipeline"])
+def test_monte_carlo_records_and_the_chain_between_them(arch, capsys):
+    """Both files, the first records of each section: every record's own 10000-block loop, and
+    the KEY/IV/text it derives must be the next record's."""
+    for name in ("TECBMonte1.rsp", "TCBCMonte1.rsp"):
+        argv = ["sim", "tdes", "--arch", arch, "--key-bits", "192", "--direction", "both",
+                "--vectors", str(MCT / name), "--limit", "3"]
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert out.strip().splitlines()[-1] == "3 passed, 0 failed", out
+
+
+def test_a_wrong_record_fails(tmp_path, capsys):
+    text = (MCT / "TECBMonte1.rsp").read_text().replace("CIPHERTEXT = ed66f33d32f2ab76",
+                                                        "CIPHERTEXT = ed66f33d32f2ab77")
+    (tmp_path / "TECBMonte1.rsp").write_text(text)
+    assert main(["sim", "tdes", "--key-bits", "192", "--direction", "encrypt",
+                 "--vectors", str(tmp_path / "TECBMonte1.rsp"), "--limit", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "1 passed, 2 failed" in out      # COUNT 1's output, and COUNT 0's derived input
+
+
+def test_keying_options():
+    """Option 3 (K1 = K2 = K3) stays one key; option 2 keeps K3 = K1; option 1 updates the
+    three keys from the last three outputs; each byte: the high 7 bits XORed, odd parity."""
+    k1, k2, k3 = (bytes.fromhex(h) for h in ("0123456789abcdef", "23456789abcdef01", "456789abcdef0123"))
+    t = [bytes.fromhex(h) for h in ("1111111111111111", "2222222222222222", "4444444444444444")]
+
+    one = tdes_next_key(k1 * 3, t)
+    assert one[:8] == one[8:16] == one[16:]
+    two = tdes_next_key(k1 + k2 + k1, t)
+    assert two[16:] == two[:8] and two[8:16] != two[:8]
+    three = tdes_next_key(k1 + k2 + k3, t)
+    for old, out, new in ((k1, t[0], one[:8]), (k1, t[0], two[:8]), (k2, t[1], two[8:16]),
+                          (k1, t[0], three[:8]), (k2, t[1], three[8:16]), (k3, t[2], three[16:])):
+        assert all((a ^ b) >> 1 == c >> 1 and bin(c).count("1") % 2 == 1
+                   for a, b, c in zip(old, out, new)), (old.hex(), out.hex(), new.hex())
+
+
+def test_reference_agrees_with_the_first_records():
+    """The reference engine (block by block, no harness) gives the same verdicts."""
+    (report,) = run_files([MCT / "TCBCMonte1.rsp"], ReferenceEngine(192, "both", cipher="TDES"), limit=2)
+    assert (report.passed, report.failed) == (2, 0)
+
+
+@pytest.mark.parametrize("arch", ["iterative", "pipeline"])
+def test_chains_in_the_harness_equal_chains_block_by_block(arch):
+    """Every rule, both directions, several lengths, many chains at once: cf_chain against
+    the same chains one block per call."""
+    import random
+    rng = random.Random(5)
+    engine = HardwareEngine(resolve("tdes", arch, key_bits=192, direction="both"))
+    chains = [Chain(rng.randbytes(24), decrypt, rule, rng.randbytes(8), rng.randbytes(8), n)
+              for rule, decrypt in (("ecb", False), ("ecb", True), ("cbc-encrypt", False),
+                                    ("cbc-decrypt-prev", True), ("cbc-decrypt-out", True))
+              for n in (1, 2, 9)]
+    assert engine.run_chains(chains) == run_chains_by_blocks(engine, chains)
