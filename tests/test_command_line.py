@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.cli import main
 from cipherfab.sim.verilated import verilator_root
 
-VECTORS = Path(__file__).parent / "vectors" / "aes"
+VECTORS = Path(cipherfab.__file__).parent / "vectors" / "kat" / "aes"   # the KAT files the package ships
 
 
 def cipherfab(*args, cwd=None):

@@ -1,28 +1,32 @@
-"""Vector-file parsers: real files (counts from tests/vectors/SOURCES.md) and malformed input."""
+"""Vector-file parsers: real files (counts from the SOURCES.md of tests/vectors and of the
+package's KAT folder) and malformed input."""
 
 import re
 from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.errors import CipherfabError
 from cipherfab.vectors import detect_format, parse_file, parse_nessie, parse_rsp, parse_submission
 
 VEC = Path(__file__).parent / "vectors"
-ROWS = [(m.group(1), int(m.group(2))) for m in
-        re.finditer(r"^\| `([^`]+)` \| (\d+) \|", (VEC / "SOURCES.md").read_text(), re.M)]
+SHIPPED = Path(cipherfab.__file__).parent / "vectors" / "kat"   # the KAT files the package ships
+ROWS = [(folder, m.group(1), int(m.group(2))) for folder in (VEC, SHIPPED) for m in
+        re.finditer(r"^\| `([^`]+)` \| (\d+) \|", (folder / "SOURCES.md").read_text(), re.M)]
 
 
-def test_sources_lists_every_copied_file():
-    files = {str(p.relative_to(VEC)) for p in VEC.rglob("*")
+@pytest.mark.parametrize("folder", [VEC, SHIPPED], ids=["tests", "package"])
+def test_sources_lists_every_copied_file(folder):
+    files = {str(p.relative_to(folder)) for p in folder.rglob("*")
              if p.is_file() and p.name not in ("SOURCES.md", ".gitattributes")}
-    assert files == {name for name, _ in ROWS}
+    assert files == {name for f, name, _ in ROWS if f == folder}
 
 
-@pytest.mark.parametrize("name,count", ROWS, ids=[n for n, _ in ROWS])
-def test_record_counts_match_sources(name, count):
+@pytest.mark.parametrize("folder,name,count", ROWS, ids=[n for _, n, _ in ROWS])
+def test_record_counts_match_sources(folder, name, count):
     block = 8 if name.startswith("tdes/") else 16
-    assert len(parse_file(VEC / name, block)) == count
+    assert len(parse_file(folder / name, block)) == count
 
 
 def test_rsp_fields_sections_and_kinds():
@@ -43,7 +47,7 @@ def test_rsp_fields_sections_and_kinds():
 
 
 def test_submission_fields_and_byte_reversal():
-    vk = VEC / "serpent/aes_submission_kat/ecb_vk.txt"
+    vk = SHIPPED / "serpent/aes_submission_kat/ecb_vk.txt"
     plain = parse_submission(vk)[0]
     assert (plain.count, plain.section, plain.kind, plain.mode) == (1, "KEYSIZE=128", "kat", "ECB")
     assert plain.key == bytes.fromhex("80" + "00" * 15)                       # as printed
@@ -51,13 +55,13 @@ def test_submission_fields_and_byte_reversal():
     rev = parse_file(vk, byte_reversed=True)[0]                               # SOURCES.md example
     assert rev.key == bytes.fromhex("00" * 15 + "80")
     assert rev.ciphertext[0].hex().startswith("ddd26b98") and rev.ciphertext[0].hex().endswith("bfaf49")
-    tbl = parse_submission(VEC / "twofish/aes_submission_kat/ECB_TBL.TXT")
+    tbl = parse_submission(SHIPPED / "twofish/aes_submission_kat/ECB_TBL.TXT")
     assert [len(r.key) for r in (tbl[0], tbl[49], tbl[98])] == [16, 24, 32]
     assert tbl[2].key == tbl[0].ciphertext[0]
 
 
 def test_nessie_sets_and_iterated_values():
-    recs = parse_nessie(VEC / "rc6/nessie/Rc6-128-128.verified.test-vectors")
+    recs = parse_nessie(SHIPPED / "rc6/nessie/Rc6-128-128.verified.test-vectors")
     first, last = recs[0], recs[-1]
     assert (first.section, first.count, first.decrypt, first.line) == ("Set 1", 0, False, 13)
     assert first.iterated[100].hex().upper() == "150B461D2ACDFC1EE9D404A6494632DD"
@@ -67,8 +71,8 @@ def test_nessie_sets_and_iterated_values():
 
 def test_detect_format():
     assert detect_format(VEC / "aes/aesmct/ECBMCT128.rsp") == "cavp"
-    assert detect_format(VEC / "twofish/aes_submission_kat/ECB_TBL.TXT") == "submission"
-    assert detect_format(VEC / "rc6/nessie/Rc6-128-128.verified.test-vectors") == "nessie"
+    assert detect_format(SHIPPED / "twofish/aes_submission_kat/ECB_TBL.TXT") == "submission"
+    assert detect_format(SHIPPED / "rc6/nessie/Rc6-128-128.verified.test-vectors") == "nessie"
 
 
 # --- malformed input: one-line CipherfabError naming the file and line ---------------------
@@ -175,7 +179,7 @@ def test_cryptopp_val_files_refused_in_one_line(tmp_path, text, needle):
 
 
 def test_cryptopp_val_records():
-    recs = parse_file(VEC / "rc6/cryptopp/rc6val.dat")
-    assert detect_format(VEC / "rc6/cryptopp/rc6val.dat") == "cryptopp-val"
+    recs = parse_file(SHIPPED / "rc6/cryptopp/rc6val.dat")
+    assert detect_format(SHIPPED / "rc6/cryptopp/rc6val.dat") == "cryptopp-val"
     assert [8 * len(r.key) for r in recs] == [128, 128, 192, 192, 256, 256]
     assert recs[0].ciphertext == [bytes.fromhex("8FC3A53656B1F778C129DF4E9848A41E")]

@@ -5,13 +5,16 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.errors import CipherfabError
 from cipherfab.vectors import (FileReport, ReferenceEngine, directions_of, format_report,
                                parse_file, run_files, run_records)
 from cipherfab.vectors.checks import aes_next_key, mct_inner, run_chains_by_blocks
 
 VEC = Path(__file__).parent / "vectors"
-AES = sorted((VEC / "aes/KAT_AES").glob("*.rsp")) + [VEC / "aes/aesmmt/ECBMMT128.rsp",
+SHIPPED = Path(cipherfab.__file__).parent / "vectors" / "kat"   # the KAT files the package ships
+AES = sorted([*(VEC / "aes/KAT_AES").glob("*.rsp"), *(SHIPPED / "aes/KAT_AES").glob("*.rsp")],
+             key=lambda p: p.name) + [VEC / "aes/aesmmt/ECBMMT128.rsp",
                                                      VEC / "aes/aesmct/ECBMCT128.rsp"]
 DIRS = ["encrypt", "decrypt", "both"]
 CLOSING = re.compile(r"\d+ passed, \d+ failed(, \d+ skipped)?")
@@ -54,7 +57,7 @@ def test_reference_engine_passes_every_aes_file(path, directions):
 
 @pytest.mark.parametrize("directions", DIRS)
 def test_ecb_var_txt_256_example(directions):
-    path = VEC / "aes/KAT_AES/ECBVarTxt256.rsp"
+    path = SHIPPED / "aes/KAT_AES/ECBVarTxt256.rsp"
     text = format_report(run_files([path], ReferenceEngine(256, directions)))
     assert text == f"{path}: 256 passed, 0 failed\n256 passed, 0 failed"
 
@@ -133,11 +136,11 @@ def test_format_report_closing_line():
 
 
 def test_key_size_mismatch_and_skip():
-    path = VEC / "aes/KAT_AES/ECBVarKey128.rsp"
+    path = SHIPPED / "aes/KAT_AES/ECBVarKey128.rsp"
     with pytest.raises(CipherfabError) as err:
         run_files([path], ReferenceEngine(256, "both"))
     assert str(err.value) == f"{path} line 10: 128-bit key, but the core takes 256-bit keys"
-    files = [VEC / "aes/KAT_AES/ECBGFSbox128.rsp", VEC / "aes/KAT_AES/ECBGFSbox256.rsp"]
+    files = [SHIPPED / "aes/KAT_AES/ECBGFSbox128.rsp", SHIPPED / "aes/KAT_AES/ECBGFSbox256.rsp"]
     reports = run_files(files, ReferenceEngine(128, "both"), other_key_sizes="skip")
     assert [(r.passed, r.failed, r.skipped) for r in reports] == [(14, 0, 0), (0, 0, 10)]
     assert reports[1].skip_reasons == ["10 x 256-bit keys, the core takes 128-bit keys"]
@@ -145,7 +148,7 @@ def test_key_size_mismatch_and_skip():
 
 
 def test_limit():
-    files = [VEC / "aes/KAT_AES/ECBVarTxt128.rsp", VEC / "aes/aesmct/ECBMCT128.rsp"]
+    files = [SHIPPED / "aes/KAT_AES/ECBVarTxt128.rsp", VEC / "aes/aesmct/ECBMCT128.rsp"]
     reports = run_files(files, ReferenceEngine(128, "both"), limit=3)
     assert [(r.passed, r.failed, r.skipped) for r in reports] == [(3, 0, 0), (3, 0, 0)]
     with pytest.raises(CipherfabError, match="--limit must be a positive"):
@@ -368,7 +371,7 @@ def test_nessie_with_iterated_values(tmp_path, directions):
 
 
 def test_tdes_reference_on_tdes_kat_files():
-    files = [VEC / "tdes/KAT_TDES/TECBvarkey.rsp", VEC / "tdes/KAT_TDES/TCBCvarkey.rsp"]
+    files = [SHIPPED / "tdes/KAT_TDES/TECBvarkey.rsp", VEC / "tdes/KAT_TDES/TCBCvarkey.rsp"]
     reports = run_files(files, ReferenceEngine(64, "both", cipher="TDES"))   # KEYs: single DES
     assert [(r.passed, r.failed) for r in reports] == [(112, 0), (112, 0)]
 
@@ -382,7 +385,7 @@ def test_engine_contract_errors():
         def run(self, jobs):
             return [[b + b"\0" for b in out] for out in super().run(jobs)]
 
-    path = VEC / "aes/KAT_AES/ECBGFSbox128.rsp"
+    path = SHIPPED / "aes/KAT_AES/ECBGFSbox128.rsp"
     with pytest.raises(CipherfabError, match="engine returned 13 results for 14 jobs"):
         run_files([path], Short(128, "encrypt"))
     with pytest.raises(CipherfabError, match="not 16 bytes"):

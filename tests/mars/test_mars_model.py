@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.ciphers.mars import model as mars
 from cipherfab.errors import CipherfabError
 from cipherfab.registry import get_cipher
 from cipherfab.vectors import parse_file
 
-VECTORS = Path(__file__).parent.parent / "vectors" / "mars" / "aes_submission_kat"
+VECTORS = Path(cipherfab.__file__).parent / "vectors" / "kat" / "mars" / "aes_submission_kat"
 FILES = [("ecb_vk.txt", 576), ("ecb_vt.txt", 384), ("ecb_tbl.txt", 120)]
 
 

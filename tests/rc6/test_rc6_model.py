@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.ciphers.rc6 import model as rc6
 from cipherfab.errors import CipherfabError
 from cipherfab.registry import get_cipher
 from cipherfab.vectors import parse_file
 
-FILE = Path(__file__).parent.parent / "vectors" / "rc6" / "nessie" / "Rc6-128-128.verified.test-vectors"
+FILE = Path(cipherfab.__file__).parent / "vectors" / "kat" / "rc6" / "nessie" / "Rc6-128-128.verified.test-vectors"
 
 
 def test_model_matches_nessie_file():

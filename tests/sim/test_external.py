@@ -1,13 +1,15 @@
 """`cipherfab sim` runs an external core from its Verilog and a declaration (--info JSON)."""
 
 import json
+from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.cli import main
 
 TOP = "aes_iterative_128_encrypt_rom"
-VEC = "tests/vectors/aes/KAT_AES/ECBGFSbox128.rsp"
+VEC = str(Path(cipherfab.__file__).parent / "vectors" / "kat" / "aes" / "KAT_AES" / "ECBGFSbox128.rsp")
 
 
 @pytest.fixture(scope="module")

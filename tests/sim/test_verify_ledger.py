@@ -101,7 +101,7 @@ def test_verify_on_a_dask_cluster(tmp_path, capsys):
                        "--scheduler", cluster.scheduler_address) == 0
     data = json.loads(book.read_text())
     assert sorted(data["points"]) == sorted(p.top for p in all_points("toyxor") if p.arch == "pipe")
-    assert "--scheduler tcp://" in data["last_run"]["command"]
+    assert f"--scheduler {cluster.scheduler_address}" in data["last_run"]["command"]
 
 
 BAD = [

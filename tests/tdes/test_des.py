@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.ciphers.tdes.des import DECRYPT_SHIFTS, FP, IP, SHIFTS, des_block, sbox_table
 from cipherfab.ciphers.tdes.model import Model
 from cipherfab.errors import CipherfabError
 from cipherfab.vectors import ReferenceEngine, detect_format, parse_file, run_files
 
-EXAMPLE = Path(__file__).parent.parent / "vectors" / "tdes" / "nist_examples" / "TDES_ECB.txt"
+EXAMPLE = Path(cipherfab.__file__).parent / "vectors" / "kat" / "tdes" / "nist_examples" / "TDES_ECB.txt"
 
 
 def test_tables_against_the_model():

@@ -5,11 +5,12 @@ from pathlib import Path
 
 import pytest
 
+import cipherfab
 from cipherfab.ciphers.twofish import model as twofish
 from cipherfab.errors import CipherfabError
 from cipherfab.vectors import parse_file
 
-FILE = Path(__file__).parent.parent / "vectors" / "twofish" / "aes_submission_kat" / "ECB_TBL.TXT"
+FILE = Path(cipherfab.__file__).parent / "vectors" / "kat" / "twofish" / "aes_submission_kat" / "ECB_TBL.TXT"
 
 
 def test_model_matches_ecb_tbl(check_model_against):

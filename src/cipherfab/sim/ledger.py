@@ -109,6 +109,8 @@ class Ledger:
         self.points: dict[str, dict] = {}
         #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
         self.last_run: dict | None = None
+        if self.path.is_dir():
+            raise CipherfabError(f"ledger {self.path} is a folder, not a file")
         if self.path.exists():
             try:
                 data = json.loads(self.path.read_text())
@@ -122,8 +124,6 @@ class Ledger:
                                      f"(schema {SCHEMA})")
             self.points = data["points"]
             self.last_run = data.get("last_run")
-        elif self.path.is_dir():
-            raise CipherfabError(f"ledger {self.path} is a folder, not a file")
 
     def check_writable(self) -> None:
         """Refuse before any work when the ledger's folder cannot be made or written."""

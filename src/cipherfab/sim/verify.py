@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections import Counter
+from importlib import resources
 from pathlib import Path
 
 from ..argtypes import count
@@ -28,17 +29,19 @@ KEY_CLOCK_PERIODS = (0.37, 2.7)
 
 
 def vector_root(given: str | None) -> Path:
-    """The folder the ciphers' KAT paths are relative to: --vectors-dir, $CIPHERFAB_VECTORS,
-    or the repository's tests/vectors (a source checkout)."""
-    candidates = [given] if given else [os.environ.get("CIPHERFAB_VECTORS"),
-                                        Path(__file__).resolve().parents[3] / "tests" / "vectors"]
-    for c in candidates:
-        if c and Path(c).is_dir():
+    """The folder the ciphers' KAT paths are relative to: --vectors-dir, else $CIPHERFAB_VECTORS,
+    else the KAT files shipped in the package (``cipherfab/vectors/kat``)."""
+    env = os.environ.get("CIPHERFAB_VECTORS")
+    for c, what in ((given, "vector folder"), (env, "CIPHERFAB_VECTORS folder")):
+        if c:
+            if not Path(c).is_dir():
+                raise CipherfabError(f"{what} {c} does not exist")
             return Path(c)
-    if given:
-        raise CipherfabError(f"vector folder {given} does not exist")
-    raise CipherfabError("no test-vector folder found: give --vectors-dir DIR "
-                         "(the repository's tests/vectors) or set CIPHERFAB_VECTORS")
+    shipped = Path(str(resources.files("cipherfab") / "vectors" / "kat"))
+    if shipped.is_dir():
+        return shipped
+    raise CipherfabError(f"no test-vector folder found ({shipped} is missing): give "
+                         "--vectors-dir DIR or set CIPHERFAB_VECTORS")
 
 
 def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) -> dict:
@@ -139,7 +142,7 @@ def register(subparsers) -> None:
     p.add_argument("--random", type=count, default=2000, metavar="N",
                    help="random blocks per core (default 2000)")
     p.add_argument("--seed", type=int, default=1, help="seed for data and backpressure (default 1)")
-    p.add_argument("--vectors-dir", metavar="DIR", help="folder of the KAT files (default: tests/vectors)")
+    p.add_argument("--vectors-dir", metavar="DIR", help="folder of the KAT files (default: $CIPHERFAB_VECTORS, else the KAT files shipped in the package)")
     p.add_argument("-j", "--jobs", type=count, default=None, metavar="N",
                    help="cores checked at once in worker processes (default 1)")
     p.add_argument("--scheduler", metavar="ADDR",

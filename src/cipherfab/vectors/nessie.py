@@ -3,8 +3,8 @@
 Sets 1-4 give key, plain, cipher, decrypted and the plaintext encrypted 100
 and 1000 times ("Iterated N times"); sets 5-8 give key, cipher, plain,
 encrypted (decryption tests).  Long values continue on the next line(s).
-The header's ``Primitive Name:`` line (``Rc6``, ``Rijndael``, ...) is the
-cipher the file names.
+The header's ``Primitive Name:`` line (``Rc6``, ``Rijndael``, ``Triple-Des (3-Key)``, ...)
+is the cipher the file names.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 _SIZE = re.compile(r"(Key|Block) size:\s*(\d+)\s*bits")
 _SKIP = re.compile(r"=+|Test vectors -- set \d+")
 _NAME = re.compile(r"Primitive\s+Name\s*:(.*)", re.I)
+#: NESSIE names Triple-DES by its keying option: "Triple-Des (2-Key)" (K1 K2 K1, a 128-bit key)
+#: and "Triple-Des (3-Key)" (K1 K2 K3, 192 bits); the header's "Key size:" holds each record to it
+_TRIPLE = re.compile(r"Triple-?DES\s*\(\s*[23]\s*-\s*Key\s*\)", re.I)
 
 
 def nessie_cipher_named(lines) -> str | None:
@@ -30,7 +33,7 @@ def nessie_cipher_named(lines) -> str | None:
         if _SET.fullmatch(line):
             break
         if m := _NAME.fullmatch(line):
-            return header_name(m.group(1))
+            return "Triple-DES" if _TRIPLE.fullmatch(m.group(1).strip()) else header_name(m.group(1))
     return None
 
 

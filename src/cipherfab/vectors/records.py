@@ -46,6 +46,9 @@ class VectorRecord:
     #: The cipher the file's header names, as written ("Rc6", "TWOFISH", "aes", ...);
     #: None when the file names none.  Compare with :func:`normalise_cipher_name`.
     cipher_named: str | None = None
+    #: Why the record is not checked (a vector of another cipher in a file of this one,
+    #: known from the file's published layout); None: checked.
+    skip: str | None = None
 
     @property
     def where(self) -> str:

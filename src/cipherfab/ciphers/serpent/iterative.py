@@ -88,9 +88,14 @@ def key_step(window: list, n) -> tuple[list, list]:
 
 def serpent_round(m, box, x: list, k: list, name: str) -> tuple[list, list]:
     """One round on the state ``x`` with round key ``k``: ``(s, LT(s))`` for
-    ``s = S[box](x ^ k)`` (the last round uses ``s ^ K[32]`` instead of ``LT(s)``)."""
+    ``s = S[box](x ^ k)`` (the last round uses ``s ^ K[32]`` instead of ``LT(s)``).
+    ``LT(s)`` is kept in named signals: the next round takes it apart bit by bit, and each
+    bit would otherwise repeat the whole expression (and with eight rounds per clock, every
+    round before it), which made elaboration slow."""
     s = bitslice(m, box, [a ^ b for a, b in zip(x, k)], name)
-    return s, lt(s)
+    mixed = [Signal(32, name=f"{name}_lt{w}") for w in range(4)]
+    m.d.comb += [a.eq(b) for a, b in zip(mixed, lt(s))]
+    return s, mixed
 
 
 def round_key(m, window: list, n, box, name: str, keep: bool = False) -> tuple[list, list]:
