@@ -47,11 +47,13 @@ def check_lint_clean(arch: str, sbox: str, tmp_path: Path, latency: int):
 
 def check_mmt_and_monte_carlo(arch: str):
     files = [VECTORS / "aes" / "aesmmt" / "ECBMMT128.rsp", VECTORS / "aes" / "aesmct" / "ECBMCT128.rsp"]
-    reports = run_files(files, engine(arch))
+    # the first 20 records of each (the MCT file's 100 chained records are 100,000 blocks:
+    # 20 s on the byte-serial core; the full files run in `cipherfab sim`)
+    reports = run_files(files, engine(arch), limit=20)
     assert [r.failed for r in reports] == [0, 0]
     # MMT decrypt records are checked by encrypting their plaintext; Monte-Carlo decrypt
     # chains need a decrypting core and are skipped
-    assert [r.passed for r in reports] == [20, 100]
+    assert [r.passed for r in reports] == [20, 20]
 
 
 def check_result_waits_and_keys_change_between_blocks(arch: str):
