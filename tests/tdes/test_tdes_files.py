@@ -17,7 +17,9 @@ VAL = TDES / "cryptopp" / "3desval.dat"
 
 @pytest.mark.parametrize("bits, count", [(128, 900), (192, 1028)])
 def test_nessie_triple_des_files_pass_the_reference(bits, count):
-    (report,) = run_files([NESSIE[bits]], ReferenceEngine(bits, "both", cipher="TDES"))
+    # without the "Iterated 100/1000 times" values here (1100 reference calls a record);
+    # the hardware test below checks them
+    (report,) = run_files([NESSIE[bits]], ReferenceEngine(bits, "both", cipher="TDES"), iterated=False)
     assert (report.passed, report.failed, report.skipped) == (count, 0, 0)
 
 

@@ -64,11 +64,18 @@ def opt_levels() -> dict[str, str]:
     return {"OPT_FAST": level, "OPT_SLOW": "-O0", "OPT_GLOBAL": level}
 
 
-def verilator_flags() -> list[str]:
-    """:data:`VERILATOR_FLAGS`, and for one-shot builds (g++ at ``-O0``: ``verify``, the tests)
-    without Verilator's DFG optimiser: a short run does not pay back its time (AES-128
-    composite-S-box pipeline: Verilator 19.7 s -> 13.1 s, C++ 16.4 -> 13.6 MB)."""
-    return [*VERILATOR_FLAGS, *(["-fno-dfg"] if opt_levels()["OPT_FAST"] == "-O0" else [])]
+#: Verilog (characters) from which a one-shot build leaves out Verilator's DFG optimiser
+DFG_LIMIT = 1_000_000
+
+
+def verilator_flags(verilog_chars: int = 0) -> list[str]:
+    """:data:`VERILATOR_FLAGS`; for one-shot builds (g++ at ``-O0``: ``verify``, the tests) of
+    large designs also ``-fno-dfg``: Verilator's DFG optimiser costs more than a short run of
+    such a model gains (AES-128 composite-S-box pipeline, 4.6 MB: Verilator 19.7 s -> 13.1 s,
+    C++ 16.4 -> 13.6 MB). Small designs keep it: their simulation is most of their time
+    (RC6-128 iterative, 25 KB, its KAT files without DFG: 26 s -> 39 s)."""
+    skip = opt_levels()["OPT_FAST"] == "-O0" and verilog_chars >= DFG_LIMIT
+    return [*VERILATOR_FLAGS, *(["-fno-dfg"] if skip else [])]
 
 
 def verilator_root() -> Path:
@@ -410,7 +417,7 @@ def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> 
 
     h = hashlib.sha256()
     for part in (verilog, harness.read_text(), verilator.__version__, top,
-                 *verilator_flags(), *cflags, repr(sorted(opt_levels().items()))):
+                 *verilator_flags(len(verilog)), *cflags, repr(sorted(opt_levels().items()))):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:32]
 
@@ -579,7 +586,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     try:
         (tmp / "core.v").write_text(verilog)
         warn = ["-Wall"] if lint_waivers is not None else []
-        cmd = [str(root / "bin" / "verilator"), *[f for f in verilator_flags() if f != "--build"], *warn,
+        cmd = [str(root / "bin" / "verilator"), *[f for f in verilator_flags(len(verilog)) if f != "--build"], *warn,
                "--top-module", top, "--Mdir", str(tmp / "obj"),
                "-CFLAGS", " ".join(compile_flags), "-LDFLAGS", "-shared",
                "--exe", str(harness), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
