@@ -45,3 +45,23 @@ def clock_ratio(text: str) -> float:
     if not 0.05 <= value <= 20:
         raise argparse.ArgumentTypeError(f"must lie in 0.05 to 20 clk periods, got {value}")
     return value
+
+
+def at_most(maximum: int, minimum: int = 1):
+    """A count from ``minimum`` to ``maximum``; also reads ``1e6`` (an exact integer)."""
+    def check(text: str) -> int:
+        try:
+            value = integer(text)
+        except argparse.ArgumentTypeError:
+            try:
+                f = float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+            if not f.is_integer():
+                raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+            value = int(f)
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"must lie in {minimum} to {maximum:.0e}, got {text}")
+        return value
+    check.__name__ = f"integer in {minimum}..{maximum}"
+    return check

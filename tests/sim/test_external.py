@@ -60,3 +60,28 @@ def test_external_options_refused_in_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_long_random_run_goes_in_chunks(written, monkeypatch):
+    """Runs of any length: simulated a chunk at a time (bounded memory; Ctrl-C and progress act
+    between chunks), the counts summed and a mismatch's block numbered from the run's start."""
+    import json as _json
+
+    from cipherfab.hw.info import load_info
+    from cipherfab.sim import engine as eng
+    monkeypatch.setattr(eng, "RANDOM_CHUNK", (300, 700))
+    core = eng.ExternalCore((written / "core.v").read_text(), TOP, load_info(str(written / "info.json")))
+    seen = []
+    r = eng.random_run(eng.HardwareEngine(core), 2500, seed=5, mean_blocks_per_key=50,
+                       progress=lambda run: seen.append(run.blocks))
+    assert r.blocks == 2500 and r.mismatches == 0 and r.first_mismatch is None
+    assert seen[0] == 300 and seen[-1] == 2500 and len(seen) >= 4 and max(b - a for a, b in zip(seen, seen[1:])) <= 700
+    assert r.latencies == {_json.loads((written / "info.json").read_text())["latency"]}
+    right, calls = eng.HardwareEngine.expected, []
+
+    def wrong_after_first_chunk(self, key, data, decrypt):   # one key per chunk at 10^6 blocks per key
+        calls.append(len(data))
+        return right(self, key, data, decrypt) if len(calls) == 1 else bytes(len(data))
+    monkeypatch.setattr(eng.HardwareEngine, "expected", wrong_after_first_chunk)
+    bad = eng.random_run(eng.HardwareEngine(core), 1000, seed=5, mean_blocks_per_key=10 ** 6)
+    assert calls[0] == 300 * 16 and bad.mismatches == 700 and bad.first_mismatch.startswith("block 300:")

@@ -32,7 +32,8 @@ def from_words(ws) -> bytes:
 
 
 class EcbModel:
-    """ECB over whole 16-byte blocks.  Subclasses set ``name`` and give
+    """ECB over whole blocks of ``block_bits``.  Subclasses set ``name`` (and ``block_bits``
+    if not 128) and give
     ``key_schedule(key)``, ``encrypt_block(schedule, block)`` and
     ``decrypt_block(schedule, block)`` (as static methods)."""
 
@@ -44,12 +45,13 @@ class EcbModel:
         self._keys: dict[bytes, object] = {}
 
     def _ecb(self, key: bytes, data: bytes, block_fn) -> bytes:
-        if len(data) % 16:
-            raise CipherfabError(f"{self.name} works on whole 16-byte blocks, got {len(data)} bytes")
+        bb = self.block_bits // 8
+        if len(data) % bb:
+            raise CipherfabError(f"{self.name} works on whole {bb}-byte blocks, got {len(data)} bytes")
         if key not in self._keys:
             self._keys = {key: self.key_schedule(key)}
         ks = self._keys[key]
-        return b"".join(block_fn(ks, data[i:i + 16]) for i in range(0, len(data), 16))
+        return b"".join(block_fn(ks, data[i:i + bb]) for i in range(0, len(data), bb))
 
     def encrypt(self, key: bytes, data: bytes) -> bytes:
         return self._ecb(key, data, self.encrypt_block)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from ..argtypes import clock_ratio, count, probability
+from ..argtypes import at_most, clock_ratio, count, probability
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
+
+
+def random_blocks(text: str) -> int:
+    """--random N: a count up to the engine's limit; 1e6 and 1_000_000 both read."""
+    from .engine import RANDOM_LIMIT
+    return at_most(RANDOM_LIMIT)(text)
 
 
 def register(subparsers) -> None:
@@ -27,7 +33,8 @@ def register(subparsers) -> None:
                      help="folder searched for `include files (repeatable)")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
-    what.add_argument("--random", type=count, metavar="N", help="N random blocks under random keys")
+    what.add_argument("--random", type=random_blocks, metavar="N",
+                      help="N random blocks under random keys (1 to 1e12; 1e6 is fine)")
     p.add_argument("--limit", type=count, metavar="N", help="run only the first N records of each file")
     p.add_argument("--seed", type=int, default=1, help="seed for data and backpressure (default 1)")
     p.add_argument("--valid-prob", type=probability, default=1.0,
@@ -70,7 +77,8 @@ def run(args) -> int:
             raise CipherfabError("no record in the vector files is for this core's key size")
         return 1 if any(r.failed for r in reports) else 0
     r = random_run(engine, args.random, seed=args.seed, mean_blocks_per_key=args.blocks_per_key,
-                   in_valid_prob=args.valid_prob, out_ready_prob=args.ready_prob)
+                   in_valid_prob=args.valid_prob, out_ready_prob=args.ready_prob,
+                   progress=_Progress(args.random))
     print(f"{engine.top}: {r.blocks} blocks under {r.keys} keys, {r.cycles} cycles, "
           f"{r.seconds:.2f} s simulated at {r.blocks_per_second:,.0f} blocks/s "
           f"({r.blocks_per_second * 60:,.0f} blocks/min, {r.cycles / r.seconds:,.0f} cycles/s) "
@@ -111,6 +119,32 @@ def _core(args):
     info = load_info(args.info)
     text, _ = read_verilog(args.verilog, args.include_dir or ())
     return ExternalCore(text, args.top, info)
+
+
+class _Progress:
+    """Progress of a long random run on stderr: a line every 10 s (rewritten in place on a
+    terminal), nothing for a run that ends sooner."""
+
+    def __init__(self, total: int, every: float = 10.0):
+        import sys
+        import time
+        self.total, self.every, self.t0 = total, every, time.monotonic()
+        self.next, self.shown, self.tty = self.t0 + every, False, sys.stderr.isatty()
+
+    def __call__(self, run) -> None:
+        import sys
+        import time
+        now = time.monotonic()
+        if run.blocks >= self.total:
+            if self.shown and self.tty:
+                print(file=sys.stderr)                 # end the line rewritten in place
+            return
+        if now < self.next:
+            return
+        self.next, self.shown = now + self.every, True
+        line = (f"random: {run.blocks:,}/{self.total:,} blocks ({100 * run.blocks / self.total:.0f}%), "
+                f"{run.mismatches} failed, {now - self.t0:.0f} s")
+        print("\r" + line if self.tty else line, end="" if self.tty else "\n", file=sys.stderr, flush=True)
 
 
 def _machine() -> str:

@@ -168,11 +168,44 @@ def _random_key(engine: HardwareEngine, rng: random.Random) -> bytes:
     return rng.randbytes(engine.info.key_bits // 8)
 
 
+#: blocks per harness call of a random run, at first and at most: bounds memory (about 100 bytes
+#: per block) and lets Ctrl-C and progress act between calls; in between, a call is sized to
+#: about a second of simulation at the rate measured so far
+RANDOM_CHUNK = (4096, 1 << 18)
+#: the longest random run accepted: about two months at 200k blocks/s
+RANDOM_LIMIT = 10 ** 12
+
+
 def random_run(engine: HardwareEngine, n_blocks: int, *, seed: int = 1, mean_blocks_per_key: int = 1000,
-               in_valid_prob: float = 1.0, out_ready_prob: float = 1.0, pair_prob: float = 0.5) -> RandomRun:
+               in_valid_prob: float = 1.0, out_ready_prob: float = 1.0, pair_prob: float = 0.5,
+               progress=None) -> RandomRun:
     """``n_blocks`` random blocks under random keys (changed between blocks at random points),
-    random directions where the core has both, checked against the cipher's reference model."""
+    random directions where the core has both, checked against the cipher's reference model.
+
+    The run is simulated in chunks (:data:`RANDOM_CHUNK`), each starting with a new key;
+    ``progress(run_so_far)`` is called after each chunk."""
+    if not 1 <= n_blocks <= RANDOM_LIMIT:
+        raise CipherfabError(f"--random {n_blocks}: give 1 to {RANDOM_LIMIT:.0e} blocks")
     rng = random.Random(seed)
+    total = RandomRun(0, 0, 0, None, 0, 0.0, set(), set())
+    chunk = RANDOM_CHUNK[0]
+    while total.blocks < n_blocks:
+        n = min(chunk, n_blocks - total.blocks)
+        r = _random_chunk(engine, n, rng, seed + total.blocks, mean_blocks_per_key,
+                          in_valid_prob, out_ready_prob, pair_prob, total.blocks)
+        total = RandomRun(total.blocks + r.blocks, total.keys + r.keys, total.mismatches + r.mismatches,
+                          total.first_mismatch or r.first_mismatch, total.cycles + r.cycles,
+                          total.seconds + r.seconds, total.latencies | r.latencies,
+                          total.key_to_block | r.key_to_block)
+        chunk = min(max(int(r.blocks_per_second), RANDOM_CHUNK[0]), RANDOM_CHUNK[1])
+        if progress:
+            progress(total)
+    return total
+
+
+def _random_chunk(engine, n_blocks, rng, seed, mean_blocks_per_key, in_valid_prob, out_ready_prob,
+                  pair_prob, first_block) -> RandomRun:
+    """One harness call of :func:`random_run`; block numbers in messages count from ``first_block``."""
     bb = engine.block_bytes
     data = rng.randbytes(bb * n_blocks)
     if engine.info.direction_input:
@@ -219,7 +252,7 @@ def random_run(engine: HardwareEngine, n_blocks: int, *, seed: int = 1, mean_blo
         mismatches = len(bad)
         i = int(bad[0])
         s = int(np.searchsorted(cuts, i, side="right") - 1)
-        first = (f"block {i}: key {keys[s].hex()} {'decrypt' if dec[i] else 'encrypt'} "
+        first = (f"block {first_block + i}: key {keys[s].hex()} {'decrypt' if dec[i] else 'encrypt'} "
                  f"{data[bb * i:bb * i + bb].hex()} expected {e[i].tobytes().hex()} got {g[i].tobytes().hex()}")
     lat = result.latency
     return RandomRun(n_blocks, len(keys), mismatches, first, result.cycles, seconds,

@@ -243,6 +243,8 @@ def run(args) -> int:
         points = [params_from_args(args)]
     else:
         raise CipherfabError("nothing to verify: give CIPHER (and its options), --all or --status")
+    if not args.status:
+        _check_kat_files(points, root)
     book = None
     if args.all or args.status or args.ledger:
         book = ledger.Ledger(args.ledger or ledger.DEFAULT)
@@ -259,6 +261,23 @@ def run(args) -> int:
         skipped -= len(points)
         print(f"{skipped} points fresh in {book.path}, {len(points)} to verify", flush=True)
     return _verify(points, book, root, args)
+
+
+def _check_kat_files(points, root: Path) -> None:
+    """Refuse a vector folder that lacks a KAT file a point declares, before any point runs."""
+    from ..generate import declaration
+    seen = set()
+    for params in points:
+        key_bits = params.as_dict().get("key_bits")
+        if (params.cipher, key_bits) in seen:
+            continue
+        seen.add((params.cipher, key_bits))
+        names = get_cipher(params.cipher).kat_files(key_bits or declaration(params).key_bits)
+        missing = next((n for n in names if not (root / n).is_file()), None)
+        if missing:
+            raise CipherfabError(f"vector folder {root} lacks {missing}, a KAT file of {params.cipher} "
+                                 f"(the folder must hold the files each cipher declares, as in "
+                                 f"cipherfab/vectors/kat)")
 
 
 def _command(args) -> str:
