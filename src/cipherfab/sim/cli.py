@@ -55,14 +55,12 @@ def run(args) -> int:
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
         from ..registry import get_cipher
-        from types import SimpleNamespace
-
-        from ..vectors import check_cipher, cipher_named, cipher_names, parse_file
+        from ..vectors import cipher_named, cipher_names, parse_file
+        from ..vectors.runner import refuse_other_cipher
         cipher = get_cipher(args.cipher)
         reversed_ = cipher.submission_byte_reversed
-        runs = SimpleNamespace(cipher=cipher.name, cipher_names=cipher_names(cipher))
         for name in args.vectors:   # another cipher's file is named as such, before its blocks
-            check_cipher(str(name), cipher_named(name), runs)
+            refuse_other_cipher(str(name), cipher_named(name), cipher_names(cipher), cipher.name)
         for name in args.vectors:
             parse_file(name, cipher.block_bits // 8, reversed_)
     engine = HardwareEngine(core, seed=args.seed, in_valid_prob=args.valid_prob,

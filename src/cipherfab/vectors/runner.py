@@ -139,16 +139,20 @@ def _article(word: str) -> str:
 
 
 def check_cipher(file: str, named: str | None, engine: Engine) -> None:
-    """Refuse a file whose header names a cipher the engine does not run:
-    ``file: this is a Rc6 vector file; the engine runs AES``.  Nothing is
-    refused when the file names no cipher or the engine has no ``cipher_names``."""
-    names = getattr(engine, "cipher_names", None)
+    """:func:`refuse_other_cipher` for the cipher the engine runs (``engine.cipher_names``,
+    ``engine.cipher``); nothing is refused if the engine has no ``cipher_names``."""
+    refuse_other_cipher(file, named, getattr(engine, "cipher_names", None), getattr(engine, "cipher", None))
+
+
+def refuse_other_cipher(file: str, named: str | None, names, runs: str | None) -> None:
+    """Refuse a file whose header names a cipher other than ``names`` (the names the cipher
+    ``runs`` goes by in vector files): ``file: this is a Rc6 vector file; the engine runs AES``.
+    Nothing is refused when the file names no cipher or ``names`` is None."""
     if named is None or names is None:
         return
     accepted = {normalise_cipher_name(n) for n in names}
     if normalise_cipher_name(named) in accepted:
         return
-    runs = getattr(engine, "cipher", None)
     if not isinstance(runs, str) or not runs:
         runs = "/".join(sorted(accepted)) or "no named cipher"
     raise CipherfabError(f"{file}: this is {_article(named)} {named} vector file; "
