@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
 
 
 def integer(text: str) -> int:
@@ -47,7 +49,53 @@ def clock_ratio(text: str) -> float:
     return value
 
 
-def at_most(maximum: int, minimum: int = 1):
+def at_most(minimum: int, maximum: int, why: str = ""):
+    """An integer in ``minimum..maximum``; ``why`` says where the upper bound comes from."""
+    def check(text: str) -> int:
+        value = at_least(minimum)(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be <= {maximum}{why}, got {value}")
+        return value
+    check.__name__ = f"integer {minimum}..{maximum}"
+    return check
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number >= 0 (a budget or a limit): nan, inf and negatives are refused."""
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
+#: schemes a Dask client connects to a scheduler with
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]@]+):(?P<port>[0-9]+)")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler address, ``[tcp://]host:port``: checked for shape here, so a typo is
+    refused at once rather than after the connection timeout."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty address: give the scheduler's, e.g. tcp://host:8786")
+    m = _ADDRESS.fullmatch(text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"invalid scheduler address {text!r}: expected "
+                                         "tcp://host:port (e.g. tcp://10.0.0.5:8786)")
+    scheme = (m["scheme"] or "tcp").lower()
+    if scheme not in DASK_SCHEMES:
+        raise argparse.ArgumentTypeError(f"unsupported scheme {scheme!r} in {text!r}: use "
+                                         + ", ".join(f"{s}://" for s in DASK_SCHEMES))
+    if not 1 <= int(m["port"]) <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1..65535 in {text!r}")
+    return text.strip()
+
+
+def count_upto(maximum: int, minimum: int = 1):
     """A count from ``minimum`` to ``maximum``; also reads ``1e6`` (an exact integer)."""
     def check(text: str) -> int:
         try:

@@ -11,12 +11,19 @@ Failure injection, for tests: a design point with ``fail="generate"`` makes
 :func:`fake_design_source` raise; ``fail_seeds=[2]`` makes :func:`fake_build`
 raise for those seeds; ``fail="build"`` makes every seed fail.  ``cached=True`` makes
 :func:`fake_build` return records marked as cached, measured at ``FAKE_CACHED_AT``.
+``child_sleep=S`` makes :func:`fake_build` do what the real flow does while a tool runs: hold
+a ``cipherfab-build-*`` temporary folder and wait for a child process (``sleep S``), whose pid
+it writes into ``$FAKE_CHILD_PIDS/`` (for the tests that interrupt a study).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 from cipherfab.errors import CipherfabError
 from cipherfab.flow.source import DesignSource
@@ -53,6 +60,8 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
         raise CipherfabError(f"nextpnr failed to route {source.top} (seed {seed})")
     if d.get("sleep"):
         time.sleep(float(d["sleep"]))
+    if d.get("child_sleep"):
+        _like_a_tool(float(d["child_sleep"]), seed)
     kb = int(d.get("key_bits", 128))
     rom = d.get("sbox") == "rom"
     ks = 300 + kb * 2 + (0 if rom else 400)
@@ -103,3 +112,20 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
         "measured_at": FAKE_CACHED_AT if d.get("cached") else "2025-06-01T12:00:00+00:00",
         "times_source": f"cache (measured {FAKE_CACHED_AT})" if d.get("cached") else "this run",
     }
+
+
+def _like_a_tool(seconds: float, seed: int) -> None:
+    """A build folder in the temporary directory and a child process waited for, as
+    ``cipherfab.flow.build`` holds while yosys or nextpnr runs."""
+    with tempfile.TemporaryDirectory(prefix="cipherfab-build-") as work:
+        (Path(work) / "netlist.json").write_text("{}")
+        child = subprocess.Popen(["sleep", str(seconds)], cwd=work)
+        pids = os.environ.get("FAKE_CHILD_PIDS")
+        if pids:
+            (Path(pids) / f"{os.getpid()}-{child.pid}-seed{seed}").write_text(work)
+        child.wait()
+
+
+def temp_dir_build(source: DesignSource, **kwargs) -> dict:
+    """:func:`fake_build`, its record saying where temporary folders go in the worker."""
+    return {**fake_build(source, **kwargs), "temp_dir": tempfile.gettempdir()}

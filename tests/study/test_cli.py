@@ -109,3 +109,14 @@ def test_unwritable_out_through_the_command(tmp_path):
     p = _run("quick", "--quiet", "--out", "/dev/null/x")
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert p.stderr.strip() == "cipherfab study: error: cannot write results to /dev/null/x/quick: Not a directory"
+
+
+def test_piped_progress_ends_each_line(tmp_path, capsys, on_fakes):
+    """Not a terminal: the progress is whole lines, so the summary starts a line of its own."""
+    assert study_cli.main(["quick", "-j", "1", "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.endswith("\n")
+    lines = captured.err.splitlines()
+    assert lines[0].startswith("study quick: 12 builds") and len(lines) == 13
+    assert [line.split()[0] for line in lines[1:]] == [f"[{i}/12]" for i in range(1, 13)]
+    assert captured.out.startswith("quick: 12/12 builds ok in ") and captured.out.count("\n") == 1

@@ -5,8 +5,10 @@ from pathlib import Path
 import pytest
 
 from cipherfab.cli import main
+from cipherfab.study import pick as P
 
-QUICK = str(Path(__file__).parents[2] / "docs" / "results" / "quick" / "results.json")
+RESULTS = Path(__file__).parents[2] / "docs" / "results"
+QUICK = str(RESULTS / "quick" / "results.json")
 
 
 def pick(capsys, *argv):
@@ -43,7 +45,7 @@ def test_nothing_fits_exits_1(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--device", "ice40-hx8k"], "pick knows the capacity of"),
     (["--device", "nosuch"], "unknown device 'nosuch'"),
-    (["--min-gbps", "-1"], "--min-gbps must be >= 0"),
+    (["--min-gbps", "-1"], "argument --min-gbps: must be a finite number >= 0"),
 ])
 def test_bad_input_one_line(capsys, argv, message):
     rc, out = pick(capsys, *argv)
@@ -55,3 +57,41 @@ def test_bad_results_file(tmp_path, capsys):
     bad.write_text("{not json")
     assert main(["pick", "aes", "--results", str(bad)]) == 2
     assert "is not a results.json" in capsys.readouterr().err
+
+
+def test_shipped_copies_match_the_committed_results():
+    """The package ships what pick reads of docs/results/*/results.json; after a study rewrites
+    those, refresh the copies: python -m cipherfab.study.pick --refresh"""
+    committed = sorted(RESULTS.glob("*/results.json"))
+    shipped = P.shipped_files()
+    assert [f.stem for f in shipped] == [f.parent.name for f in committed]
+    for c, s in zip(committed, shipped):
+        assert s.read_text() == P.shipped_text(c), f"{s} is stale: python -m cipherfab.study.pick --refresh"
+
+
+def test_answers_from_any_folder_with_the_shipped_results(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["pick", "aes", "--min-gbps", "1.2"]) == 0
+    out = capsys.readouterr().out
+    assert "from study " in out and "shipped with cipherfab, measured 20" in out
+    assert "cipherfab generate aes " in out
+
+
+def test_key_specific_circuits_are_never_the_answer(capsys):
+    """Their random study key is built in: no use to anyone else."""
+    ks = str(RESULTS / "key-specific")
+    for argv in (["aes"], ["aes", "--results", ks], ["tdes", "--results", ks], ["aes", "--fastest"]):
+        assert main(["pick", *argv]) == 0
+        out = capsys.readouterr().out
+        assert "key_specific" not in out and "--key " not in out, out
+    rows = P.candidates(P.shipped_files(), "aes")
+    assert rows and not any("key" in r["params"] for r in rows)
+
+
+def test_results_may_name_a_folder(capsys):
+    assert main(["pick", "aes", "--results", str(RESULTS / "quick"), "--min-gbps", "1.2"]) == 0
+    first = capsys.readouterr().out
+    assert main(["pick", "aes", "--results", QUICK, "--min-gbps", "1.2"]) == 0
+    assert capsys.readouterr().out == first
+    assert main(["pick", "aes", "--results", str(RESULTS), "--fastest"]) == 0   # */results.json
+    assert "aes-pipeline" in capsys.readouterr().out

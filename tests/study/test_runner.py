@@ -1,6 +1,7 @@
 """The sweep runner, aggregation, reports and plots, with the fake build function."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -213,22 +214,133 @@ def test_progress_display_does_not_break(progress, tmp_path):
         assert "all builds" in log and "failed" in log
 
 
-def test_interrupt_writes_partial_results(tmp_path):
+def test_progress_off_a_terminal_is_whole_lines(tmp_path):
+    """Piped (not a terminal): one line per build, each ending in a newline, no live table
+    whose last row would run into the next output; a cached build is marked †."""
+    from rich.console import Console
+    from fakes import FAKE_CACHED_AT
+    con = Console(file=open(tmp_path / "log.txt", "w"), width=80)
+    pts = runner.make_points([_aes(128, "lut"), _aes(128, "rom", cached=True),
+                              _aes(192, "lut", fail="generate")])
+    runner.sweep(pts, [1], inline=True, console=con, title="t", **FAKE)
+    con.file.close()
+    text = (tmp_path / "log.txt").read_text()
+    assert text.endswith("\n")
+    lines = text.splitlines()
+    assert lines[0].startswith("t: 3 builds (3 design points x seed 1)") and len(lines) == 4
+    assert lines[1].startswith("[1/3] ok     aes-iterative-128-encrypt-lut seed 1: LUT4 ")
+    assert lines[1].endswith(" s)")                                     # not from the cache
+    assert lines[2].startswith("[2/3] ok     aes-iterative-128-encrypt-rom-True seed 1: ")
+    assert lines[2].endswith(f" s) † cached (measured {FAKE_CACHED_AT})")
+    assert lines[3].startswith("[3/3] failed aes-iterative-192-encrypt-lut-generate seed 1: "
+                               "fake generator refuses")
+
+
+def test_progress_on_a_terminal_marks_cached_builds(tmp_path):
+    from rich.console import Console
+    con = Console(file=open(tmp_path / "log.txt", "w"), width=200, force_terminal=True,
+                  color_system=None)
+    pts = runner.make_points([_aes(128, "rom", cached=True)])
+    runner.sweep(pts, [1], inline=True, console=con, title="t", **FAKE)
+    con.file.close()
+    text = (tmp_path / "log.txt").read_text()
+    assert "ok     aes-iterative-128-encrypt-rom-True seed 1: " in text and "† cached (measured" in text
+    assert "aes-iterative-128-encrypt-rom-True †" in text                # the live table's last result
+    assert runner.CACHED_MARK == __import__("cipherfab.study.report", fromlist=["x"]).CACHED_MARK
+
+
+def _interrupted_at(n: int):
+    """A build function that raises KeyboardInterrupt (as Ctrl-C would) at its n-th call."""
     calls = []
 
     def build(src, *, device, seed, use_cache):
         calls.append(seed)
-        if len(calls) == 2:
+        if len(calls) == n:
             raise KeyboardInterrupt
         return fake_build(src, device=device, seed=seed)
+    return build
+
+
+def test_interrupt_keeps_the_complete_results_and_writes_partial_ones_beside(tmp_path):
     st = Study(name="intr", title="", description="", points=[{"key_bits": 128, "sbox": "rom"}],
                seeds=(1, 2, 3))
-    with pytest.raises(KeyboardInterrupt):
-        runner.run_study(st, out=tmp_path, inline=True, show_progress=False, build=build,
-                         source_fn=fake_design_source)
-    data = json.loads((tmp_path / "intr" / "results.json").read_text())
+    runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    folder = tmp_path / "intr"
+    before = {f.name: f.read_bytes() for f in folder.iterdir()}
+    with pytest.raises(runner.StudyInterrupted) as stop:
+        runner.run_study(st, out=tmp_path, inline=True, show_progress=False,
+                         build=_interrupted_at(2), source_fn=fake_design_source)
+    assert stop.value.signal_name == "SIGINT" and stop.value.kept == folder / "results.json"
+    assert stop.value.results["folder"] == str(folder / "partial")
+    assert {f.name: f.read_bytes() for f in folder.iterdir() if f.is_file()} == before
+    data = json.loads((folder / "partial" / "results.json").read_text())
     assert data["interrupted"] is True and data["summary"]["finished"] == 1
-    assert "interrupted" in (tmp_path / "intr" / "report.md").read_text()
+    assert "interrupted" in (folder / "partial" / "report.md").read_text()
+    # the next complete run replaces the complete results and drops the partial ones
+    runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    assert not (folder / "partial").exists()
+    assert sorted(f.name for f in folder.iterdir()) == sorted(before)
+
+
+def test_first_run_interrupted_has_nothing_to_keep(tmp_path):
+    st = Study(name="intr", title="", description="", points=[{"key_bits": 128, "sbox": "rom"}],
+               seeds=(1, 2))
+    with pytest.raises(runner.StudyInterrupted) as stop:
+        runner.run_study(st, out=tmp_path, inline=True, show_progress=False,
+                         build=_interrupted_at(1), source_fn=fake_design_source)
+    assert stop.value.kept is None and stop.value.results["summary"]["finished"] == 0
+    assert sorted(f.name for f in (tmp_path / "intr").iterdir()) == ["partial"]
+
+
+def test_a_new_report_replaces_the_old_one_and_its_plots(tmp_path):
+    """The previous run drew plots against key_bits; this one draws none of them: they go,
+    so the folder never mixes two runs.  No staging folder is left behind."""
+    runner.run_study(_study([_aes(128, "lut"), _aes(256, "rom")]), out=tmp_path, inline=True,
+                     show_progress=False, **FAKE)
+    folder = tmp_path / "t"
+    (folder / "notes.txt").write_text("the user's own file")
+    assert (folder / "fmax_vs_key_bits.png").is_file()
+    res = runner.run_study(Study(name="t", title="", description="", points=[_aes(128, "rom")],
+                                 seeds=(1,)), out=tmp_path, inline=True, show_progress=False, **FAKE)
+    assert sorted(f.name for f in folder.iterdir()) == [
+        "notes.txt", "report.html", "report.md", "results.json", "throughput_vs_lut4.png"]
+    assert sorted(res["files"]) == sorted(str(folder / n) for n in (
+        "results.json", "throughput_vs_lut4.png", "report.md", "report.html"))
+    assert json.loads((folder / "results.json").read_text())["summary"]["builds"] == 1
+
+
+def test_failed_write_leaves_the_previous_results(tmp_path, monkeypatch):
+    st = Study(name="w", title="", description="", points=[_aes(128, "rom")], seeds=(1,))
+    runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    before = {f.name: f.read_bytes() for f in (tmp_path / "w").iterdir()}
+    from cipherfab.study import report
+
+    def full_disk(results, folder):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(report, "write_report", full_disk)
+    with pytest.raises(runner.CipherfabError, match="cannot write results to .*No space left"):
+        runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
+    assert {f.name: f.read_bytes() for f in (tmp_path / "w").iterdir()} == before
+
+
+def test_local_pool_has_no_more_workers_than_builds():
+    backend = runner._backend(8, None, False, builds=3)
+    try:
+        assert backend.slots == 3 and backend.describe == {"kind": "local", "workers": 3}
+        work = backend.work
+        assert Path(work).is_dir() and Path(work).name.startswith("cipherfab-study-")
+    finally:
+        backend.close()
+    assert not Path(work).exists()
+
+
+def test_workers_build_in_the_study_work_folder(tmp_path):
+    """The pool's workers put their temporary folders under the study's own, removed after."""
+    st = Study(name="tmp", title="", description="", points=[_aes(128, "rom")], seeds=(1,))
+    res = runner.run_study(st, out=tmp_path, jobs=1, show_progress=False,
+                           build="fakes:temp_dir_build", source_fn=FAKE["source_fn"])
+    where = Path(res["records"][0]["temp_dir"])
+    assert where.name.startswith("cipherfab-study-") and not where.exists()
 
 
 def test_cached_rows_are_marked_with_their_measurement_date(tmp_path):

@@ -31,3 +31,11 @@ def test_after_builds_and_tables(monkeypatch):
     system.section(doc, res)
     text = render_md(doc)
     assert "System throughput against transfer size" in text
+
+
+def test_headline_marks_a_core_whose_fmax_came_from_the_build_cache():
+    row = {"core": "c", "link": "pcie-gen3x4", "mode": "ctr", "depth": system.DEPTHS[0],
+           "blocks": 16, "system_mbps": 99.0, "core_mbps": 100.0}
+    fresh = system.headline({"system": [row]})[1]
+    cached = system.headline({"system": [{**row, "fmax_cached": True}]})[1]
+    assert fresh[0][0] == "c" and cached[0][0] == "c †"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..argtypes import at_most, clock_ratio, count, probability
+from ..argtypes import clock_ratio, count, count_upto, probability
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
 
@@ -10,7 +10,7 @@ from ..registry import add_core_arguments, params_from_args
 def random_blocks(text: str) -> int:
     """--random N: a count up to the engine's limit; 1e6 and 1_000_000 both read."""
     from .engine import RANDOM_LIMIT
-    return at_most(RANDOM_LIMIT)(text)
+    return count_upto(RANDOM_LIMIT)(text)
 
 
 def register(subparsers) -> None:

@@ -228,6 +228,9 @@ def run(args) -> int:
     root = vector_root(args.vectors_dir)
     if args.scheduler and args.jobs:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    if args.scheduler:                    # an optional extra: say which, before any work
+        from ..study.runner import require_distributed
+        require_distributed()
     if args.changed and not args.all:
         raise CipherfabError("--changed goes with --all (it picks among every point)")
     if args.status and (args.all or args.changed or args.scheduler or args.jobs):

@@ -3,19 +3,32 @@
 Exit status: 0 when the report was written and at least one build succeeded
 (failed points are listed in the report), 1 when every build failed (the report
 is still written), 2 for bad input (unknown study, bad option) - one line on
-stderr, never a traceback.
+stderr, never a traceback; 130 (Ctrl-C) or 143 (SIGTERM) when interrupted: the
+workers and their tools are stopped, the finished builds go to OUT/NAME/partial/
+and the previous complete results in OUT/NAME/ are kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from pathlib import Path
 
-from ..argtypes import count
+from ..argtypes import at_most, count, scheduler_address
 from ..errors import CipherfabError
 from ..flow.external import add_external_arguments, external_source
 from .studies import STUDIES, get_study
+
+#: nextpnr reads ``--seed`` as a C int
+MAX_SEED = 2**31 - 1
+#: random keys per variant at most (paper 004 used 100; every key is 13 builds)
+MAX_KEYS = 1000
+#: local workers per CPU at most: each build keeps a core busy and holds up to a few GB
+JOBS_PER_CPU = 4
+#: exit status after Ctrl-C and after SIGTERM (128 + the signal's number, as a shell reports)
+INTERRUPT_EXIT = {"SIGINT": 130, "SIGTERM": 143}
 
 
 def _seeds(text: str) -> list[int]:
@@ -30,9 +43,24 @@ def _seeds(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"seeds must be comma-separated integers, not {text!r}") from None
     if any(s < 0 for s in seeds):
         raise argparse.ArgumentTypeError(f"seeds must be >= 0, not {text!r}")
+    if any(s > MAX_SEED for s in seeds):
+        raise argparse.ArgumentTypeError(f"seeds must be <= {MAX_SEED} (nextpnr's --seed is a "
+                                         f"32-bit integer), not {text!r}")
     if len(set(seeds)) != len(seeds):
         raise argparse.ArgumentTypeError(f"repeated seed in {text!r}")
     return seeds
+
+
+def _folder(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty folder name: give a folder, e.g. --out reports")
+    return text
+
+
+def _jobs():
+    cpus = os.cpu_count() or 1
+    return at_most(1, JOBS_PER_CPU * cpus, f" ({JOBS_PER_CPU} per CPU, {cpus} here; "
+                                            "for more use --scheduler)")
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -44,17 +72,21 @@ def register(subparsers) -> argparse.ArgumentParser:
                     "Known studies: " + ", ".join(
                         f"{n} ({s.title})" for n, s in sorted(STUDIES.items())))
     p.add_argument("name", metavar="NAME", help="study name: " + ", ".join(sorted(STUDIES)))
-    p.add_argument("-j", "--jobs", type=count, metavar="N",
-                   help="local worker processes (default: the number of CPUs)")
-    p.add_argument("--scheduler", metavar="ADDR",
-                   help="run on a Dask cluster instead, e.g. tcp://host:8786")
-    p.add_argument("--seeds", type=_seeds, metavar="1,2", help="placer seeds (default: the study's)")
-    p.add_argument("--keys", type=count, metavar="N",
+    p.add_argument("-j", "--jobs", type=_jobs(), metavar="N",
+                   help="local worker processes (default: the number of CPUs; at most "
+                        f"{JOBS_PER_CPU} per CPU)")
+    p.add_argument("--scheduler", metavar="ADDR", type=scheduler_address,
+                   help="run on a Dask cluster instead, e.g. tcp://host:8786 (needs the cluster "
+                        "extra: pip install 'cipherfab[cluster]')")
+    p.add_argument("--seeds", type=_seeds, metavar="1,2",
+                   help=f"placer seeds, 0 to {MAX_SEED} (default: the study's)")
+    p.add_argument("--keys", type=at_most(1, MAX_KEYS, " (paper 004 used 100)"), metavar="N",
                    help="random keys per variant, for key studies (key-specific: default 100; 5 for "
                         "a quick run)")
     p.add_argument("--device", metavar="NAME", help="target device (default: the study's, e.g. ecp5-85k)")
-    p.add_argument("--out", default="reports", metavar="DIR",
-                   help="reports folder; results go to DIR/NAME/ (default: reports)")
+    p.add_argument("--out", default="reports", metavar="DIR", type=_folder,
+                   help="reports folder; results go to DIR/NAME/ (default: reports); an "
+                        "interrupted run's to DIR/NAME/partial/, keeping the complete ones")
     p.add_argument("--no-cache", action="store_true", help="rebuild even when a cached result exists")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("--update-readme", action="store_true",
@@ -70,32 +102,67 @@ def register(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
-    study = get_study(args.name)
-    if args.device:
+def _check_device(name: str) -> None:
+    """Unknown devices and synthesis-only ones (no placement, so no placer seeds and no Fmax)
+    are refused before any build."""
+    from ..flow.devices import DEVICES, get_device
+    if get_device(name).synthesis_only:
+        placed = [d for d in DEVICES if not get_device(d).synthesis_only]
+        raise CipherfabError(f"device {name!r} is synthesis-only (no place-and-route, no Fmax): a "
+                             f"study needs one of {', '.join(placed)}")
+
+
+def _check_files(names, option: str) -> None:
+    """Input files must be regular files: reading /dev/zero or a FIFO would never end.
+    (A name that cannot be looked up is left to the reader, which refuses it in one line.)"""
+    for name in names or ():
         try:
-            from ..flow import get_device
-        except ImportError:  # flow not installed in this tree: let the builds report it
-            get_device = None
-        if get_device is not None:
-            get_device(args.device)  # unknown device: one-line refusal before any build
-    from ..flow.external import peer_source
-    ext = external_source(args)
-    peers = [peer_source(f) for f in (args.peer or [])]   # refused before any build
+            special = os.path.exists(name) and not stat.S_ISREG(os.stat(name).st_mode)
+        except (OSError, ValueError):
+            continue
+        if special:
+            raise CipherfabError(f"{option} {name}: not a regular file")
+
+
+def _checked_inputs(args, study):
+    """Every refusal that needs no build, before the first one: (external points, README to
+    update or None)."""
+    _check_files(args.verilog, "--verilog")
+    _check_files(args.peer, "--peer")
+    if args.device is not None:
+        _check_device(args.device)
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    if args.scheduler:
+        from .runner import require_distributed
+        require_distributed()       # the cluster extra, named in one line if it is missing
+    from ..flow.external import peer_source
+    from .runner import Point
+    ext = external_source(args)
+    peers = [peer_source(f) for f in (args.peer or [])]
     readme = None
-    if args.update_readme:  # refuse before any build, not after the last
+    if args.update_readme:
         from .readme import check_markers, find_readme
         readme = find_readme()
         check_markers(readme, study.name)
-    from .runner import Point, run_study
-    externals = []
-    for source in ([ext] if ext is not None else []) + peers:
-        externals.append(Point.external(source, source.design.get("label")))
-    res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
-                    externals=externals, jobs=args.jobs, scheduler=args.scheduler,
-                    use_cache=not args.no_cache, show_progress=not args.quiet, keys=args.keys)
+    externals = [Point.external(source, source.design.get("label"))
+                 for source in ([ext] if ext is not None else []) + peers]
+    return externals, readme
+
+
+def run(args) -> int:
+    study = get_study(args.name)
+    externals, readme = _checked_inputs(args, study)
+    from .runner import StudyInterrupted, run_study, sigterm_as_interrupt
+    try:
+        with sigterm_as_interrupt():
+            res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
+                            externals=externals, jobs=args.jobs, scheduler=args.scheduler,
+                            use_cache=not args.no_cache, show_progress=not args.quiet,
+                            keys=args.keys)
+    except StudyInterrupted as stop:
+        print(_interrupted_line(stop), file=sys.stderr, flush=True)
+        return INTERRUPT_EXIT.get(stop.signal_name, 130)
     s = res["summary"]
     folder = res["folder"]
     print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "
@@ -111,6 +178,14 @@ def run(args) -> int:
               f"report written to {folder}" + ("; README.md not updated" if readme else ""), file=sys.stderr)
         return 1
     return 0
+
+
+def _interrupted_line(stop) -> str:
+    """The one line an interrupted study ends with: how far it got and where its results are."""
+    s = stop.results["summary"]
+    kept = f"; the complete results in {stop.kept.parent} were kept" if stop.kept else ""
+    return (f"cipherfab study: interrupted ({stop.signal_name}) after {s['finished']} of "
+            f"{s['builds']} builds; partial results in {stop.results['folder']}{kept}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,7 +83,7 @@ def rows(results: dict) -> list[dict]:
                 continue
             row = {"cipher": cipher, "name": f"{prefix}original" if name == "original" else name,
                    "keys": len({(r.get("design") or {}).get("key") for r in group}), "metrics": {},
-                   "times": {}, "change": {}}
+                   "times": {}, "change": {}, "cached": sum(1 for r in group if r.get("cached"))}
             for label, path, nd in METRICS:
                 vals = [v for v in (_get(r, path) for r in group) if v is not None]
                 row["metrics"][label] = _stats(vals)
@@ -164,11 +164,17 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
     headers = ["cipher", "variant", "keys"] + [m[0] for m in METRICS] + ["LUT4 change", "Mbit/s change"]
     body = []
     for r in rows(results):
-        body.append([r["cipher"], r["name"], str(r["keys"])]
+        body.append([r["cipher"], _name(r), str(r["keys"])]
                     + [_cell(r["metrics"][m[0]], m[2]) for m in METRICS]
                     + [f"{r['change']['LUT4']:+.1f}%" if "LUT4" in r["change"] else "-",
                        f"{r['change']['Mbit/s']:+.1f}%" if "Mbit/s" in r["change"] else "-"])
     return headers, body
+
+
+def _name(row: dict) -> str:
+    """The variant's name, marked † when some of its builds came from the build cache."""
+    from .report import CACHED_MARK
+    return row["name"] + (f" {CACHED_MARK}" if row.get("cached") else "")
 
 
 def section(doc, results: dict) -> None:
@@ -183,9 +189,13 @@ def section(doc, results: dict) -> None:
     headers, body = headline(results)
     doc.table(headers, body, align=["l", "l", "r"] + ["r"] * (len(headers) - 3))
     doc.h(3, "Generation time per stage (paper 004 Tables 3 and 5 shape), seconds")
+    from .report import CACHED_MARK
     doc.table(["cipher", "variant"] + list(STAGES),
-              [[r["cipher"], r["name"]] + [_cell(r["times"][s], 1) for s in STAGES] for r in rs],
-              align=["l", "l"] + ["r"] * len(STAGES))
+              [[r["cipher"], _name(r)] + [_cell(r["times"][s], 1) for s in STAGES] for r in rs],
+              align=["l", "l"] + ["r"] * len(STAGES),
+              notes=[f"{CACHED_MARK} Includes builds reused from the build cache: their stage times "
+                     "are those of the original builds, not of this run."]
+              if any(r.get("cached") for r in rs) else [])
     rk = results.get("rekey") or []
     doc.h(3, "Re-keying without synthesis (beyond paper 004) beside the full rebuild")
     if not rk:

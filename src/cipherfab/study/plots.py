@@ -165,6 +165,10 @@ def plot_bars(aggs: Sequence[dict], path: Path, *, metric: str, ylabel: str, tit
     return path
 
 
+#: every file name ``write_plots`` may write: what a newer report replaces in its folder
+PLOT_FILES = ("throughput_vs_lut4.png", "bars.png", "fmax_vs_*.png", "area_vs_*.png")
+
+
 def write_plots(results: dict, folder: Path) -> list[dict]:
     """All plots of a study; returns [{"file", "title", "caption"}] for the reports."""
     folder = Path(folder)

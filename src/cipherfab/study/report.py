@@ -733,8 +733,15 @@ def main(argv: list[str] | None = None) -> int:
     path = Path(argv[0])
     try:
         results = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        print(f"cannot read {path}: {e}", file=sys.stderr)
+    except OSError as e:
+        print(f"cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"{path} is not a study's results.json: {e}", file=sys.stderr)
+        return 2
+    if not (isinstance(results, dict) and isinstance(results.get("study"), dict)
+            and isinstance(results.get("aggregates"), list)):
+        print(f"{path} is not a study's results.json (no study and aggregates)", file=sys.stderr)
         return 2
     for f in write_report(results, path.parent):
         print(f)

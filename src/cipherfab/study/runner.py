@@ -30,9 +30,12 @@ import multiprocessing
 import os
 import platform
 import shlex
+import shutil
+import signal
 import socket
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +52,13 @@ DASK_CONNECT_TIMEOUT = "20s"
 
 #: record sections whose numeric leaves are aggregated over seeds
 AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
+
+#: the subfolder of ``OUT/NAME`` where an interrupted run's results go (the complete ones stay)
+PARTIAL = "partial"
+
+#: the Python package ``--scheduler`` needs, and the extra that installs it
+CLUSTER_HINT = ("--scheduler needs Dask (dask[distributed]), an optional extra: "
+                "pip install 'cipherfab[cluster]'")
 
 
 # ----------------------------------------------------------------------------------- points
@@ -187,8 +197,19 @@ def _run_job(point: Point, seed: int, device: str, build: Callable | str | None,
 
 # -------------------------------------------------------------------------------- executors
 
+def _worker_start(work: str) -> None:
+    """Set up a pool worker: its own process group, so that stopping the study stops the worker
+    together with the yosys/nextpnr it runs (and a terminal's Ctrl-C reaches only the study,
+    which decides what to keep); its temporary folders (``cipherfab-build-*``, YoWASP's) inside
+    the study's work folder, which the study removes whatever happens to the worker."""
+    with contextlib.suppress(OSError):
+        os.setpgrp()
+    os.environ["TMPDIR"] = work
+    tempfile.tempdir = work
+
+
 class _Local:
-    """concurrent.futures process pool."""
+    """concurrent.futures process pool; stopping it kills the workers and their tools at once."""
 
     def __init__(self, jobs: int):
         self.slots = max(1, jobs)
@@ -196,7 +217,9 @@ class _Local:
             ctx = multiprocessing.get_context("forkserver")
         except ValueError:
             ctx = None
-        self.pool = cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx)
+        self.work = tempfile.mkdtemp(prefix="cipherfab-study-")
+        self.pool = cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
+                                           initializer=_worker_start, initargs=(self.work,))
         self.describe = {"kind": "local", "workers": self.slots}
 
     def submit(self, fn, *args):
@@ -206,7 +229,25 @@ class _Local:
         return cf.as_completed(futures)
 
     def close(self, cancel: bool = False):
-        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        """Wait for the workers; with ``cancel``, kill them (running builds included) instead."""
+        try:
+            if cancel:
+                self._kill_workers()
+            self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        finally:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    def _kill_workers(self) -> None:
+        """SIGKILL each worker's process group (the worker and the tools it started), then wait
+        for the workers: a build in flight would otherwise hold the study for minutes."""
+        procs = dict(getattr(self.pool, "_processes", None) or {})
+        for pid in procs:
+            for kill in (os.killpg, os.kill):   # kill alone: a worker not yet in its own group
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
+        for proc in procs.values():
+            with contextlib.suppress(Exception):
+                proc.join(timeout=5)
 
 
 class _Inline:
@@ -234,14 +275,21 @@ class _Inline:
         pass
 
 
+def require_distributed():
+    """``distributed``, which only ``--scheduler`` needs: it comes with the ``cluster`` extra,
+    so without it the refusal says which extra to install (before any build)."""
+    try:
+        import distributed
+    except ImportError:
+        raise CipherfabError(CLUSTER_HINT) from None
+    return distributed
+
+
 class _Dask:
     """A distributed.Client connected to an existing scheduler."""
 
     def __init__(self, address: str):
-        try:
-            import distributed
-        except ImportError as e:  # pragma: no cover - dask is a dependency
-            raise CipherfabError(f"--scheduler needs dask.distributed: {e}") from e
+        distributed = require_distributed()
         self._distributed = distributed
         try:
             self.client = distributed.Client(address, timeout=DASK_CONNECT_TIMEOUT)
@@ -266,12 +314,59 @@ class _Dask:
             pass
 
 
-def _backend(jobs: int | None, scheduler: str | None, inline: bool):
+def _backend(jobs: int | None, scheduler: str | None, inline: bool, builds: int | None = None):
+    """Where jobs run; a local pool has no more workers than there are ``builds``."""
     if scheduler:
         return _Dask(scheduler)
     if inline:
         return _Inline()
-    return _Local(jobs or os.cpu_count() or 1)
+    workers = jobs or os.cpu_count() or 1
+    return _Local(min(workers, builds) if builds else workers)
+
+
+# ------------------------------------------------------------------------------- signals
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C raises KeyboardInterrupt, so that a study stops, cleans up
+    and keeps what it has the same way for both."""
+
+    signal_name = "SIGTERM"
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """Within: SIGTERM raises :class:`Terminated` (the default would end the process at once,
+    leaving its build folders and worker processes behind).  Main thread only; elsewhere a no-op."""
+    try:
+        before = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:      # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Within: SIGINT and SIGTERM are ignored, so that stopping the workers and writing the
+    results (a few seconds) is not itself cut short by a second Ctrl-C."""
+    held = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            held[sig] = signal.signal(sig, signal.SIG_IGN)
+    except ValueError:      # not the main thread: nothing to hold
+        pass
+    try:
+        yield
+    finally:
+        for sig, before in held.items():
+            signal.signal(sig, signal.SIG_DFL if before is None else before)
 
 
 # ----------------------------------------------------------------------------- live display
@@ -302,8 +397,21 @@ def _get_path(d: dict, path: str):
     return cur
 
 
+#: marks a build whose record came from the build cache (as in the reports)
+CACHED_MARK = "†"
+
+
+def _cached_note(rec: dict) -> str:
+    """`` † cached (measured ...)`` for a record taken from the build cache, else nothing."""
+    if not rec.get("cached"):
+        return ""
+    return f" {CACHED_MARK} cached (measured {rec.get('measured_at') or 'at an unknown time'})"
+
+
 class _Display:
-    """rich progress bars + a live status table; plain log lines when not a terminal."""
+    """On a terminal: rich progress bars and a live status table under a log of finished builds.
+    Elsewhere (a pipe, a file): the log alone, one whole line per build; a live display there
+    would end on its table's last row without a newline, and the next output would run into it."""
 
     def __init__(self, points: list[Point], seeds: Sequence[int], slots: int, console, enabled: bool):
         self.enabled = enabled
@@ -311,6 +419,7 @@ class _Display:
         self.slots = slots
         self.done = self.failed = 0
         self.last: dict | None = None
+        self.live = None
         if not enabled:
             return
         from rich.console import Console, Group
@@ -318,6 +427,8 @@ class _Display:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
         self.console = console or Console(stderr=True)
+        if not self.console.is_terminal:
+            return
         self.progress = Progress(TextColumn("{task.description}", style="bold"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(), console=self.console)
         self.overall = self.progress.add_task("all builds", total=self.total)
@@ -345,8 +456,9 @@ class _Display:
         running = min(self.slots, self.total - self.done)
         r = self.last or {}
         ok = r.get("status") == "ok"
+        mark = f" {CACHED_MARK}" if ok and r.get("cached") else ""
         t.add_row(f"{self.done}/{self.total}", str(running), str(self.failed),
-                  str(r.get("study_point", "-")) + ("" if ok or not r else "  [red]failed[/]"),
+                  str(r.get("study_point", "-")) + mark + ("" if ok or not r else "  [red]failed[/]"),
                   str(r.get("seed", "-")),
                   _fmt(get_path(r, "area.lut4", "area.lut")) if ok else "-",
                   _fmt(get_path(r, "timing.fmax_mhz")) if ok else "-",
@@ -357,39 +469,48 @@ class _Display:
         return self._Group(self.progress, self._table())
 
     def __enter__(self):
-        if self.enabled:
+        if self.live is not None:
             self.live.__enter__()
         return self
 
     def __exit__(self, *exc):
-        if self.enabled:
+        if self.live is not None:
             self.live.update(self._render())
             self.live.__exit__(*exc)
 
     def update(self, rec: dict):
         self.done += 1
         self.last = rec
-        ok = rec.get("status") == "ok"
-        if not ok:
+        if rec.get("status") != "ok":
             self.failed += 1
         if not self.enabled:
+            return
+        word, text = self._outcome(rec)
+        if self.live is None:
+            self.console.print(f"[{self.done}/{self.total}] {word:6} {text}", markup=False,
+                               highlight=False, soft_wrap=True)
             return
         self.progress.advance(self.overall)
         task = self.per_point.get(rec.get("study_point"))
         if task is not None:
             self.progress.advance(task)
-        if ok:
-            line = (f"[green]ok[/]     {rec['study_point']} seed {rec.get('seed')}: "
-                    f"LUT4 {_fmt(get_path(rec, 'area.lut4', 'area.lut'))}, "
-                    f"Fmax {_fmt(get_path(rec, 'timing.fmax_mhz'))} MHz, "
-                    f"{_fmt(get_path(rec, 'performance.throughput_ecb_mbps'))} Mbit/s "
-                    f"({_fmt(rec.get('worker_seconds'))} s)")
-        else:
-            from rich.markup import escape
-            line = (f"[red]failed[/] {rec.get('study_point')} seed {rec.get('seed')}: "
-                    f"{escape(str(rec.get('error')))}")
-        self.live.console.print(line, highlight=False, soft_wrap=True)
+        from rich.markup import escape
+        colour = "green" if word == "ok" else "red"
+        self.live.console.print(f"[{colour}]{word}[/]{' ' * (7 - len(word))}{escape(text)}",
+                                highlight=False, soft_wrap=True)
         self.live.update(self._render())
+
+    @staticmethod
+    def _outcome(rec: dict) -> tuple[str, str]:
+        """("ok", "POINT seed S: LUT4 ...") or ("failed", "POINT seed S: ERROR"); a build taken
+        from the cache is marked † with the date it was measured."""
+        where = f"{rec.get('study_point')} seed {rec.get('seed')}"
+        if rec.get("status") != "ok":
+            return "failed", f"{where}: {rec.get('error')}"
+        return "ok", (f"{where}: LUT4 {_fmt(get_path(rec, 'area.lut4', 'area.lut'))}, "
+                      f"Fmax {_fmt(get_path(rec, 'timing.fmax_mhz'))} MHz, "
+                      f"{_fmt(get_path(rec, 'performance.throughput_ecb_mbps'))} Mbit/s "
+                      f"({_fmt(rec.get('worker_seconds'))} s){_cached_note(rec)}")
 
 
 # ------------------------------------------------------------------------------------ sweep
@@ -425,17 +546,22 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
           build: Callable | str | None = None, source_fn: Callable | str | None = None,
           jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
           use_cache: bool = True, console=None, show_progress: bool = True,
-          backend_info: dict | None = None, title: str = "sweep", out: str | None = None) -> list[dict]:
+          backend_info: dict | None = None, title: str = "sweep", out: str | None = None,
+          backend=None) -> list[dict]:
     """Run every (point, seed); return the records in point order, then seed order.
 
     Before the first job it says what it is doing (``title``: N builds, where, ``out``)
     on the progress console, and, on stderr even without progress display, that the
     YoWASP tools are compiled first if they are.
     ``backend_info``, if given, is filled with a description of where the jobs ran.
-    On KeyboardInterrupt the pending jobs are cancelled and the exception carries
-    the records finished so far as ``exc.partial_records``.
+    ``backend`` (from ``_backend``) runs the jobs and stays open for the caller to close;
+    without it the sweep opens its own from ``jobs``, ``scheduler`` and ``inline``.
+    On KeyboardInterrupt the pending jobs are cancelled (a local pool's running ones killed)
+    and the exception carries the records finished so far as ``exc.partial_records``.
     """
-    backend = _backend(jobs, scheduler, inline)
+    own = backend is None
+    if own:
+        backend = _backend(jobs, scheduler, inline, builds=len(points) * len(seeds))
     if backend_info is not None:
         backend_info.update(backend.describe)
     results: dict[int, dict] = {}
@@ -468,7 +594,9 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
         e.partial_records = [results[i] for i in sorted(results)]
         raise
     finally:
-        backend.close(cancel=cancelled)
+        if own:
+            with _signals_held() if cancelled else contextlib.nullcontext():
+                backend.close(cancel=cancelled)
     return [results[i] for i in sorted(results)]
 
 
@@ -584,6 +712,8 @@ def check_writable(folder: Path) -> None:
     """Create ``folder`` and check a file can be written there; one-line refusal otherwise."""
     probe = folder / f".cipherfab-write-test.{os.getpid()}"
     try:
+        if folder.exists() and not folder.is_dir():
+            raise CipherfabError(f"cannot write results to {folder}: it is a file, not a folder")
         folder.mkdir(parents=True, exist_ok=True)
         probe.write_text("")
         probe.unlink()
@@ -593,6 +723,49 @@ def check_writable(folder: Path) -> None:
 
 def _now() -> str:
     return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _stale_plots(folder: Path, keep: Iterable[str]) -> list[Path]:
+    """Plots in ``folder`` from an earlier report that the new one (``keep``) does not draw."""
+    from .plots import PLOT_FILES
+    keep = set(keep)
+    return sorted({p for pattern in PLOT_FILES for p in folder.glob(pattern)
+                   if p.name not in keep and p.is_file()})
+
+
+def publish(results: dict, folder: Path, write_report: bool = True) -> list[Path]:
+    """Write ``results.json`` and the reports into ``folder`` as one set: all of them into a
+    staging folder first; only when every file is written are they renamed over the previous
+    set (whose plots the new report does not draw are removed), so a failure while writing
+    leaves the previous set as it was.  The caller holds off Ctrl-C around it."""
+    staging = folder / f".cipherfab-staging-{os.getpid()}"
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        (staging / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+        names = ["results.json"]
+        if write_report:
+            from .report import write_report as _write
+            names += [f.name for f in _write(results, staging)]
+        for old in _stale_plots(folder, names):
+            old.unlink()
+        for name in names:
+            os.replace(staging / name, folder / name)
+    except OSError as e:
+        raise CipherfabError(f"cannot write results to {folder}: {e.strerror or e}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [folder / n for n in names]
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    """A study stopped by Ctrl-C or SIGTERM after it stopped its workers and kept what it had:
+    ``results`` (with ``folder``: where the partial results went), ``kept`` (the earlier
+    complete results left in place, or None) and ``signal_name``."""
+
+    def __init__(self, results: dict, kept: Path | None, signal_name: str):
+        super().__init__(signal_name)
+        self.results, self.kept, self.signal_name = results, kept, signal_name
 
 
 def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None = None,
@@ -605,8 +778,11 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     """Run a :class:`~cipherfab.study.studies.Study` and write ``OUT/NAME/results.json``
     plus the reports; returns the results dict (with ``"folder"`` and ``"files"``).
 
-    On KeyboardInterrupt the finished records are still written (``"interrupted": true``)
-    before the exception propagates.
+    Every check (study, keys, points, the output folder, the Dask scheduler) comes before
+    the first measurement.  A complete run replaces the folder's previous results as one set.
+    On KeyboardInterrupt (or SIGTERM, see :func:`sigterm_as_interrupt`) the workers are stopped,
+    the finished records go to ``OUT/NAME/partial/`` (``"interrupted": true``), the previous
+    complete results stay untouched, and :class:`StudyInterrupted` is raised.
     """
     from .studies import Study, get_study
     if not isinstance(study, Study):
@@ -622,19 +798,19 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         raise CipherfabError(f"study {study.name!r} has no design points")
     folder = Path(out) / study.name
     check_writable(folder)  # before the first build, not after the last
+    backend = _backend(jobs, scheduler, inline, builds=len(points) * len(seeds))  # Dask: connects now
     started, t0 = _now(), time.time()
-    backend: dict = {}
-    interrupted = None
+    info: dict = dict(backend.describe)
+    interrupted: KeyboardInterrupt | None = None
     software, estimates, records, extra = None, {}, [], {}
-    run = dict(build=build, source_fn=source_fn, jobs=jobs, scheduler=scheduler, inline=inline,
-               use_cache=use_cache, console=console, show_progress=show_progress,
-               out=str(folder))
+    run = dict(build=build, source_fn=source_fn, use_cache=use_cache, console=console,
+               show_progress=show_progress, out=str(folder), backend=backend)
+    finished = False
     try:
         if study.software:  # first, while the machine is quiet: one core, no builds beside it
             from .software import measure
             software = measure(study.points)
-        records = sweep(points, seeds, device=device, backend_info=backend,
-                        title=f"study {study.name}", **run)
+        records = sweep(points, seeds, device=device, title=f"study {study.name}", **run)
         if plugin is not None and hasattr(plugin, "after_builds") and build is None:
             try:   # measurements that need the real flow's records (re-keying, the system)
                 extra = plugin.after_builds(records, device, key_list)
@@ -644,13 +820,37 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             recs = sweep(points, [1], device=est, title=f"study {study.name}: {est} estimates",
                          **run)
             estimates[est] = {"records": recs, "aggregates": aggregate(recs, points)}
+        finished = True
     except KeyboardInterrupt as e:
         records = records or getattr(e, "partial_records", [])
         interrupted = e
-    wall = time.time() - t0
+    finally:
+        with _signals_held() if not finished else contextlib.nullcontext():
+            backend.close(cancel=not finished)
+    with _signals_held():   # writing the results is not cut short by a second Ctrl-C
+        results = _results(study, points, seeds, device, records, info, started, t0, command,
+                           interrupted, software, key_list, extra, estimates)
+        if interrupted is None:
+            files = publish(results, folder, write_report)
+            shutil.rmtree(folder / PARTIAL, ignore_errors=True)   # superseded by this run
+        else:
+            kept = folder / "results.json"
+            files = publish(results, folder / PARTIAL, write_report)
+            folder = folder / PARTIAL
+    results["folder"] = str(folder)
+    results["files"] = [str(f) for f in files]
+    if interrupted is not None:
+        raise StudyInterrupted(results, kept if kept.is_file() else None,
+                               getattr(interrupted, "signal_name", "SIGINT")) from None
+    return results
+
+
+def _results(study, points, seeds, device, records, backend: dict, started: str, t0: float,
+             command, interrupted, software, key_list, extra: dict, estimates: dict) -> dict:
+    """The results.json document of a run (complete or interrupted)."""
     results = {
         "schema": 1, "study": study.as_dict(), "command": command or command_line(),
-        "started": started, "finished": _now(), "wall_seconds": round(wall, 2),
+        "started": started, "finished": _now(), "wall_seconds": round(time.time() - t0, 2),
         "interrupted": interrupted is not None,
         "device": device, "seeds": seeds,
         "environment": environment(records, backend),
@@ -675,17 +875,4 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     n_ok = sum(1 for r in records if r.get("status") == "ok")
     results["summary"] = {"builds": len(points) * len(seeds), "finished": len(records),
                           "ok": n_ok, "failed": len(records) - n_ok}
-    files = [folder / "results.json"]
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
-        if write_report:
-            from .report import write_report as _write
-            files += _write(results, folder)
-    except OSError as e:
-        raise CipherfabError(f"cannot write results to {folder}: {e.strerror or e}") from None
-    results["folder"] = str(folder)
-    results["files"] = [str(f) for f in files]
-    if interrupted is not None:
-        raise interrupted
     return results

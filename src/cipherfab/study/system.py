@@ -40,6 +40,7 @@ def after_builds(records: list[dict], device: str, key_list=None) -> dict:
     rows = []
     for design in designs:
         fmax = _fmax(records, design)
+        cached = any(r.get("cached") for r in records if r.get("status") == "ok" and r.get("design") == design)
         values = {k: v for k, v in design.items() if k not in ("cipher", "arch")}
         params = resolve(design["cipher"], design["arch"], **values)
         for depth in DEPTHS:
@@ -58,7 +59,8 @@ def after_builds(records: list[dict], device: str, key_list=None) -> dict:
                                      "system_mbps": round(run.system_mbps, 2),
                                      "core_mbps": round(run.core_mbps, 2), "fmax_mhz": fmax,
                                      "starved": run.counters["starved"], "blocked": run.counters["blocked"],
-                                     "in_link_wait": run.in_link_wait, "out_link_wait": run.out_link_wait})
+                                     "in_link_wait": run.in_link_wait, "out_link_wait": run.out_link_wait,
+                                     "fmax_cached": cached})
     return {"system": rows}
 
 
@@ -85,7 +87,8 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
                 continue
             big = max(sel, key=lambda r: r["blocks"])
             be = _break_even(rows, core, link, "ctr", DEPTHS[0])
-            body.append([core, link, f"{big['core_mbps']:.1f}", f"{big['system_mbps']:.1f}",
+            mark = " †" if big.get("fmax_cached") else ""   # its Fmax from a cached build
+            body.append([core + mark, link, f"{big['core_mbps']:.1f}", f"{big['system_mbps']:.1f}",
                          f"{100 * big['system_mbps'] / big['core_mbps']:.1f}%",
                          f"{be} blocks" if be else "never (link-bound)"])
     return headers, body

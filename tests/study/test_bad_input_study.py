@@ -1,0 +1,202 @@
+"""Bad input to ``cipherfab study`` and ``cipherfab pick`` (and the Dask hint of ``verify``):
+one line on stderr naming the problem, exit 2, nothing on stdout, and no build started.
+
+Each case is (argv, the words the line must hold); ``{tmp}`` stands for a folder holding the
+files made by ``files`` below.  Cases marked ``NO_DASK`` run as if the ``cluster`` extra
+(dask[distributed]) were not installed.
+"""
+
+import json
+import sys
+
+import pytest
+
+from cipherfab.cli import main
+from cipherfab.study import runner
+
+NO_DASK = "no dask"
+HINT = "pip install 'cipherfab[cluster]'"
+ADDR = "tcp://127.0.0.1:8786"
+
+STUDY = [
+    # the study
+    (["study", "nosuch"], "unknown study 'nosuch'; known studies: aes-space, finalists"),
+    (["study", ""], "unknown study ''"),
+    # -j
+    (["study", "quick", "-j", "0"], "argument -j/--jobs: must be >= 1, got 0"),
+    (["study", "quick", "-j", "-3"], "argument -j/--jobs: must be >= 1, got -3"),
+    (["study", "quick", "-j", "x"], "argument -j/--jobs: invalid integer 'x'"),
+    (["study", "quick", "-j", ""], "argument -j/--jobs: invalid integer ''"),
+    (["study", "quick", "-j", "1e3"], "argument -j/--jobs: invalid integer '1e3'"),
+    (["study", "quick", "-j", "100000"], "argument -j/--jobs: must be <= "),
+    (["study", "quick", "-j", "2", "--scheduler", ADDR], "-j/--jobs and --scheduler exclude each other"),
+    # --scheduler
+    (["study", "quick", "--scheduler", ""], "argument --scheduler: empty address"),
+    (["study", "quick", "--scheduler", "nonsense"], "invalid scheduler address 'nonsense'"),
+    (["study", "quick", "--scheduler", "tcp://"], "invalid scheduler address 'tcp://'"),
+    (["study", "quick", "--scheduler", "tcp://:8786"], "invalid scheduler address 'tcp://:8786'"),
+    (["study", "quick", "--scheduler", "tcp://host"], "invalid scheduler address 'tcp://host'"),
+    (["study", "quick", "--scheduler", "http://127.0.0.1:8786"], "unsupported scheme 'http'"),
+    (["study", "quick", "--scheduler", "tcp://127.0.0.1:0"], "port must be 1..65535"),
+    (["study", "quick", "--scheduler", "tcp://127.0.0.1:70000"], "port must be 1..65535"),
+    (["study", "quick", "--scheduler", ADDR, NO_DASK], HINT),
+    (["study", "key-specific", "--keys", "2", "--scheduler", ADDR, NO_DASK], HINT),
+    # --seeds
+    (["study", "quick", "--seeds", "2147483648"], "seeds must be <= 2147483647"),
+    (["study", "quick", "--seeds", "1,99999999999999999999"], "seeds must be <= 2147483647"),
+    (["study", "quick", "--seeds", "nan"], "seeds must be comma-separated integers, not 'nan'"),
+    (["study", "quick", "--seeds", "inf"], "seeds must be comma-separated integers, not 'inf'"),
+    (["study", "quick", "--seeds", "1.5"], "seeds must be comma-separated integers"),
+    (["study", "quick", "--seeds", " "], "at least one seed is needed"),
+    (["study", "quick", "--seeds", "1,2,1"], "repeated seed in '1,2,1'"),
+    # --keys
+    (["study", "key-specific", "--keys", "0"], "argument --keys: must be >= 1, got 0"),
+    (["study", "key-specific", "--keys", "-1"], "argument --keys: must be >= 1, got -1"),
+    (["study", "key-specific", "--keys", "1001"], "argument --keys: must be <= 1000"),
+    (["study", "key-specific", "--keys", "nan"], "argument --keys: invalid integer 'nan'"),
+    (["study", "quick", "--keys", "5"], "--keys applies to key studies (key-specific), not 'quick'"),
+    (["study", "system", "--keys", "5"], "--keys applies to key studies (key-specific), not 'system'"),
+    # --device
+    (["study", "quick", "--device", ""], "unknown device ''"),
+    (["study", "quick", "--device", "nosuch"], "unknown device 'nosuch'"),
+    (["study", "quick", "--device", "xcv"], "device 'xcv' is synthesis-only"),
+    (["study", "finalists", "--device", "xc7"], "device 'xc7' is synthesis-only"),
+    # --out
+    (["study", "quick", "--out", ""], "argument --out: empty folder name"),
+    (["study", "quick", "--out", "  "], "argument --out: empty folder name"),
+    (["study", "quick", "--out", "{tmp}/file"], "cannot write results to {tmp}/file/quick: Not a directory"),
+    (["study", "quick", "--out", "/dev/null"], "cannot write results to /dev/null/quick: Not a directory"),
+    (["study", "quick", "--out", "/dev/null/x"], "cannot write results to /dev/null/x/quick"),
+    (["study", "quick", "--out", "/proc/x"], "cannot write results to /proc/x/quick"),
+    (["study", "quick", "--out", "{tmp}/taken"], "{tmp}/taken/quick: it is a file, not a folder"),
+    (["study", "quick", "--out", "{tmp}/" + "x" * 300], "File name too long"),
+    # external cores and peers
+    (["study", "quick", "--peer", "{tmp}/missing.json"], "cannot read peer file {tmp}/missing.json"),
+    (["study", "quick", "--peer", "{tmp}/bad.json"], "peer file {tmp}/bad.json is not JSON"),
+    (["study", "quick", "--verilog", "{tmp}/missing.v", "--top", "t", "--cycles-per-block", "4"],
+     "cannot read Verilog file"),
+    (["study", "quick", "--peer", "/dev/zero"], "--peer /dev/zero: not a regular file"),
+    (["study", "quick", "--peer", "{tmp}/" + "x" * 300], "cannot read peer file"),
+    (["study", "quick", "--peer", "{tmp}/empty"], "--peer {tmp}/empty: not a regular file"),
+    (["study", "quick", "--verilog", "/dev/zero", "--top", "t", "--cycles-per-block", "4"],
+     "--verilog /dev/zero: not a regular file"),
+    (["study", "quick", "--verilog", "{tmp}/file", "--top", "t", "--cycles-per-block", "0"],
+     "argument --cycles-per-block: must be >= 1, got 0"),
+    # the Dask hint of verify, which shares the study's client
+    (["verify", "aes", "--scheduler", ADDR, NO_DASK], HINT),
+]
+
+PICK = [
+    (["pick", "nosuch"], "unknown cipher 'nosuch'; known ciphers: aes"),
+    (["pick", ""], "unknown cipher ''"),
+    (["pick", "aes", "--min-gbps", "nan"], "argument --min-gbps: must be a finite number >= 0, got 'nan'"),
+    (["pick", "aes", "--min-gbps", "inf"], "argument --min-gbps: must be a finite number >= 0, got 'inf'"),
+    (["pick", "aes", "--min-gbps=-inf"], "argument --min-gbps: must be a finite number >= 0, got '-inf'"),
+    (["pick", "aes", "--min-gbps=-1"], "argument --min-gbps: must be a finite number >= 0, got '-1'"),
+    (["pick", "aes", "--min-gbps", "x"], "argument --min-gbps: invalid number 'x'"),
+    (["pick", "aes", "--min-gbps", ""], "argument --min-gbps: invalid number ''"),
+    (["pick", "aes", "--max-lut4=-1"], "argument --max-lut4: must be >= 0, got -1"),
+    (["pick", "aes", "--max-lut4", "1.5"], "argument --max-lut4: invalid integer '1.5'"),
+    (["pick", "aes", "--max-lut4", "nan"], "argument --max-lut4: invalid integer 'nan'"),
+    (["pick", "aes", "--max-ebr=-1"], "argument --max-ebr: must be >= 0, got -1"),
+    (["pick", "aes", "--max-ebr", "inf"], "argument --max-ebr: invalid integer 'inf'"),
+    (["pick", "aes", "--device", ""], "unknown device ''"),
+    (["pick", "aes", "--device", "nosuch"], "unknown device 'nosuch'"),
+    (["pick", "aes", "--device", "ice40-hx8k"], "pick knows the capacity of ecp5-25k"),
+    (["pick", "aes", "--results", "{tmp}/missing.json"], "cannot read {tmp}/missing.json: No such file"),
+    (["pick", "aes", "--results", "{tmp}/bad.json"], "{tmp}/bad.json is not a results.json"),
+    (["pick", "aes", "--results", "{tmp}/binary.json"], "{tmp}/binary.json is not a results.json"),
+    (["pick", "aes", "--results", "{tmp}/list.json"], "is not a results.json (no list of aggregates)"),
+    (["pick", "aes", "--results", "{tmp}/aggregates-int.json"], "(no list of aggregates)"),
+    (["pick", "aes", "--results", "{tmp}/aggregate-int.json"], "aggregate 0 is malformed"),
+    (["pick", "aes", "--results", "{tmp}/median-text.json"],
+     "aggregate 0 (x) is malformed: the area.lut4 median is 'a', not a number >= 0"),
+    (["pick", "aes", "--results", "{tmp}/median-nan.json"], "the area.lut4 median is nan"),
+    (["pick", "aes", "--results", "{tmp}/median-negative.json"], "the area.ebr median is -1"),
+    (["pick", "aes", "--results", "{tmp}/stats-list.json"], "stats is not an object"),
+    (["pick", "aes", "--results", "/dev/zero"], "--results /dev/zero: not a file"),
+    (["pick", "aes", "--results", "/dev/null"], "--results /dev/null: not a file"),
+    (["pick", "aes", "--results", "{tmp}/empty"], "no results.json in {tmp}/empty"),
+    (["pick", "aes", "--results", ""], "--results: empty path"),
+    (["pick", "aes", "--results", "{tmp}/" + "x" * 300], "File name too long"),
+    (["pick", "tdes", "--results", "{tmp}/quick-like.json"], "no measured tdes points in the study results"),
+]
+
+CASES = STUDY + PICK
+
+
+def _aggregate(**stats):
+    return {"label": "x", "params": {"cipher": "aes", "arch": "iterative"}, "ok_seeds": [1],
+            "stats": {k.replace("_", "."): {"median": v} for k, v in stats.items()}}
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The files the cases name, in {tmp}."""
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "quick").write_text("a file where the study's folder would go")
+    (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "list.json").write_text("[]")
+    (tmp_path / "aggregates-int.json").write_text('{"aggregates": 5}')
+    (tmp_path / "aggregate-int.json").write_text('{"aggregates": [5]}')
+    lut, thr = "area_lut4", "performance_throughput_ecb_mbps"
+    for name, agg in {"median-text": _aggregate(**{lut: "a", thr: 5}),
+                      "median-negative": _aggregate(**{lut: 10, "area_ebr": -1, thr: 5}),
+                      "quick-like": _aggregate(**{lut: 10, thr: 5})}.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({"aggregates": [agg]}))
+    (tmp_path / "median-nan.json").write_text(
+        '{"aggregates": [{"label": "x", "params": {"cipher": "aes"}, "ok_seeds": [1], '
+        '"stats": {"area.lut4": {"median": NaN}}}]}')
+    (tmp_path / "stats-list.json").write_text(
+        '{"aggregates": [{"label": "x", "params": {"cipher": "aes"}, "ok_seeds": [1], "stats": []}]}')
+    (tmp_path / "empty").mkdir()
+    return tmp_path
+
+
+@pytest.fixture
+def no_builds(monkeypatch):
+    """Any attempt to start workers or a sweep fails the test: refusals come first."""
+    def started(*args, **kwargs):
+        pytest.fail("a build started before the refusal")
+    monkeypatch.setattr(runner, "_backend", started)
+    monkeypatch.setattr(runner, "sweep", started)
+
+
+@pytest.mark.parametrize("argv, words", CASES, ids=[" ".join(a) or "''" for a, _ in CASES])
+def test_bad_input_is_one_line_exit_2(argv, words, files, no_builds, monkeypatch, capsys):
+    if NO_DASK in argv:
+        argv = [a for a in argv if a != NO_DASK]
+        monkeypatch.setitem(sys.modules, "distributed", None)   # import distributed: ImportError
+    argv = [a.replace("{tmp}", str(files)) for a in argv]
+    if argv[0] == "study":
+        argv.append("--quiet")
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert rc == 2, (rc, err)
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"cipherfab {argv[0]}: error: "), lines[0]
+    assert words.replace("{tmp}", str(files)) in lines[0]
+    assert out == "" and "Traceback" not in err
+
+
+def test_there_are_enough_cases():
+    assert len(CASES) >= 50
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "cannot read {tmp}/results.json: No such file or directory"),
+    ("{", "{tmp}/results.json is not a study's results.json: Expecting"),
+    ("[]", "{tmp}/results.json is not a study's results.json (no study and aggregates)"),
+    ('{"study": {}, "aggregates": 5}', "(no study and aggregates)"),
+])
+def test_report_regeneration_refuses_a_bad_results_file(content, words, tmp_path, capsys):
+    from cipherfab.study.report import main as report_main
+    if content is not None:
+        (tmp_path / "results.json").write_text(content)
+    assert report_main([str(tmp_path / "results.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [err[0]] and words.replace("{tmp}", str(tmp_path)) in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["results.json"] if content else [])
