@@ -58,6 +58,10 @@ CASES = [
     (["verify", "--status", "--all"], "--status only reads the ledger"),
     (["verify", "--all", "-j", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
     (["verify", "--all", "--key-bits", "128"], "--all checks every point; --key-bits"),
+    (["verify", "--all", "--scheduler", ""], "empty address"),
+    (["verify", "--all", "--scheduler", "localhost"], "invalid scheduler address"),
+    (["verify", "--all", "--scheduler", "http://h:1"], "unsupported scheme"),
+    (["verify", "--all", "--scheduler", "tcp://h:99999"], "port must be 1..65535"),
     (["verify", "--all", "--update-readme"], "--update-readme goes with --status"),
     (["verify", "aes", "--arch", "pipelined-9"], "--arch 'pipelined-9' is not supported"),
 ]

@@ -17,7 +17,7 @@ from collections import Counter
 from importlib import resources
 from pathlib import Path
 
-from ..argtypes import count
+from ..argtypes import count, scheduler_address
 from ..errors import CipherfabError
 from ..registry import CoreParams, add_core_arguments, all_points, get_cipher, params_from_args
 from . import ledger
@@ -145,7 +145,7 @@ def register(subparsers) -> None:
     p.add_argument("--vectors-dir", metavar="DIR", help="folder of the KAT files (default: $CIPHERFAB_VECTORS, else the KAT files shipped in the package)")
     p.add_argument("-j", "--jobs", type=count, default=None, metavar="N",
                    help="cores checked at once in worker processes (default 1)")
-    p.add_argument("--scheduler", metavar="ADDR",
+    p.add_argument("--scheduler", metavar="ADDR", type=scheduler_address,
                    help="spread the points over a Dask cluster (tcp://host:port); every worker "
                         "needs cipherfab installed (excludes -j)")
     p.set_defaults(func=run)
