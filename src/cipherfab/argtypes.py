@@ -82,6 +82,8 @@ def scheduler_address(text: str) -> str:
     refused at once rather than after the connection timeout."""
     if not text.strip():
         raise argparse.ArgumentTypeError("empty address: give the scheduler's, e.g. tcp://host:8786")
+    if text.startswith("inproc://"):      # a cluster inside this process (Dask's LocalCluster)
+        return text
     m = _ADDRESS.fullmatch(text.strip())
     if not m:
         raise argparse.ArgumentTypeError(f"invalid scheduler address {text!r}: expected "

@@ -6,6 +6,8 @@ import shutil
 
 import pytest
 
+from cipherfab import cluster
+
 from cipherfab.cli import main
 from cipherfab.registry import all_points
 from cipherfab.sim import ledger
@@ -133,7 +135,7 @@ def test_refusals_are_one_line(tmp_path, capsys, argv, message):
 
 def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
     from cipherfab.study import runner
-    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "DASK_CONNECT_TIMEOUT", "1s")
     assert _verify("--all", "--scheduler", "tcp://127.0.0.1:1", "--ledger", "/tmp/unused-ledger.json") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot connect to Dask scheduler" in err[0]

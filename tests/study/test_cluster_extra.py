@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from cipherfab import cluster
+
 from cipherfab.errors import CipherfabError
 from cipherfab.study import runner
 from fakes import FAKE
@@ -16,8 +18,8 @@ def test_without_the_cluster_extra_scheduler_names_it(monkeypatch):
     with pytest.raises(CipherfabError) as err:
         runner.sweep(runner.make_points([{"key_bits": 128}]), [1], scheduler="tcp://127.0.0.1:1",
                      show_progress=False, **FAKE)
-    assert str(err.value) == runner.CLUSTER_HINT
-    assert "pip install 'cipherfab[cluster]'" in runner.CLUSTER_HINT
+    assert str(err.value) == cluster.CLUSTER_HINT
+    assert "pip install 'cipherfab[cluster]'" in cluster.CLUSTER_HINT
 
 
 def test_nothing_imports_dask_without_scheduler():

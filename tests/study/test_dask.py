@@ -2,6 +2,8 @@
 
 import pytest
 
+from cipherfab import cluster
+
 distributed = pytest.importorskip("distributed")
 
 from cipherfab.study import runner  # noqa: E402
@@ -36,7 +38,7 @@ def test_dask_local_cluster_two_points(tmp_path):
 
 def test_unreachable_scheduler_is_one_line_error(monkeypatch):
     from cipherfab.errors import CipherfabError
-    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "DASK_CONNECT_TIMEOUT", "1s")
     with pytest.raises(CipherfabError, match="cannot connect to Dask scheduler"):
         runner.sweep(runner.make_points(POINTS[:1]), [1], scheduler="tcp://127.0.0.1:1",
                      build=BUILD, source_fn=SOURCE, show_progress=False)

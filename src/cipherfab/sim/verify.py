@@ -229,7 +229,7 @@ def run(args) -> int:
     if args.scheduler and args.jobs:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
     if args.scheduler:                    # an optional extra: say which, before any work
-        from ..study.runner import require_distributed
+        from ..cluster import require_distributed
         require_distributed()
     if args.changed and not args.all:
         raise CipherfabError("--changed goes with --all (it picks among every point)")
@@ -342,8 +342,8 @@ class _Pool:
 
 def _backend(jobs: int, scheduler: str | None, n: int):
     if scheduler:                         # the same client the studies use
-        from ..study.runner import _Dask
-        return _Dask(scheduler)
+        from ..cluster import DaskCluster
+        return DaskCluster(scheduler)
     return _Pool(min(jobs, n))
 
 

@@ -41,14 +41,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from ..cluster import DaskCluster, require_distributed  # noqa: F401 - re-exported for the CLI
 from ..errors import CipherfabError
 from ..flow.source import DesignSource
 
 DEFAULT_BUILD = "cipherfab.flow:build_or_failure"
 DEFAULT_SOURCE = "cipherfab.generate:design_source"
-
-#: how long to wait for a Dask scheduler before refusing
-DASK_CONNECT_TIMEOUT = "20s"
 
 #: record sections whose numeric leaves are aggregated over seeds
 AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
@@ -56,9 +54,7 @@ AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")
 #: the subfolder of ``OUT/NAME`` where an interrupted run's results go (the complete ones stay)
 PARTIAL = "partial"
 
-#: the Python package ``--scheduler`` needs, and the extra that installs it
-CLUSTER_HINT = ("--scheduler needs Dask (dask[distributed]), an optional extra: "
-                "pip install 'cipherfab[cluster]'")
+
 
 
 # ----------------------------------------------------------------------------------- points
@@ -275,49 +271,10 @@ class _Inline:
         pass
 
 
-def require_distributed():
-    """``distributed``, which only ``--scheduler`` needs: it comes with the ``cluster`` extra,
-    so without it the refusal says which extra to install (before any build)."""
-    try:
-        import distributed
-    except ImportError:
-        raise CipherfabError(CLUSTER_HINT) from None
-    return distributed
-
-
-class _Dask:
-    """A distributed.Client connected to an existing scheduler."""
-
-    def __init__(self, address: str):
-        distributed = require_distributed()
-        self._distributed = distributed
-        try:
-            self.client = distributed.Client(address, timeout=DASK_CONNECT_TIMEOUT)
-        except Exception as e:  # noqa: BLE001
-            raise CipherfabError(f"cannot connect to Dask scheduler {address}: {one_line(e)}") from e
-        nthreads = self.client.nthreads()
-        self.slots = max(1, sum(nthreads.values()))
-        self.describe = {"kind": "dask", "scheduler": address, "workers": len(nthreads),
-                         "threads": self.slots,
-                         "dask_version": getattr(distributed, "__version__", None)}
-
-    def submit(self, fn, *args):
-        return self.client.submit(fn, *args, pure=False)
-
-    def as_completed(self, futures):
-        return self._distributed.as_completed(futures)
-
-    def close(self, cancel: bool = False):
-        try:
-            self.client.close()
-        except Exception:  # noqa: BLE001
-            pass
-
-
 def _backend(jobs: int | None, scheduler: str | None, inline: bool, builds: int | None = None):
     """Where jobs run; a local pool has no more workers than there are ``builds``."""
     if scheduler:
-        return _Dask(scheduler)
+        return DaskCluster(scheduler)
     if inline:
         return _Inline()
     workers = jobs or os.cpu_count() or 1
