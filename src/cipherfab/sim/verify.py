@@ -195,10 +195,9 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
 
 
 def _update_readme(points, states, book: ledger.Ledger) -> None:
-    from ..study.readme import check_markers, find_readme, markers
+    from ..readme import check_markers, find_readme, replace_section
     readme = find_readme()
     text = check_markers(readme, "verify")
-    begin, end = markers("verify")
     try:
         rel = os.path.relpath(book.path.resolve().with_name("summary.md"), readme.parent)
     except ValueError:
@@ -207,9 +206,7 @@ def _update_readme(points, states, book: ledger.Ledger) -> None:
     head = (f"Last full run: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
             f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
             if run else f"Details in [{rel}]({rel}).")
-    section = f"{begin}\n{head}\n\n{ledger.summary_table(points, states)}\n{end}"
-    new = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
-    readme.write_text(new)
+    replace_section(readme, "verify", f"{head}\n\n{ledger.summary_table(points, states)}", text)
     print(f"updated {readme} (verification table)")
 
 

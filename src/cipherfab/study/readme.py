@@ -17,38 +17,10 @@ import shutil
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..readme import check_markers, find_readme, markers, replace_section  # noqa: F401 - the CLI's
 from .report import CACHED_MARK, fmt, stat_cell
 
 PLOT = "throughput_vs_lut4.png"
-
-
-def markers(name: str) -> tuple[str, str]:
-    return f"<!-- results:{name}:begin -->", f"<!-- results:{name}:end -->"
-
-
-def find_readme(start: str | Path | None = None) -> Path:
-    """README.md at the repository root, found from ``start`` (default: the current folder) upwards."""
-    here = Path(start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / "README.md").is_file() and ((d / "pyproject.toml").is_file() or (d / ".git").exists()):
-            return d / "README.md"
-    raise CipherfabError(f"--update-readme: no README.md at a repository root in {here} or above")
-
-
-def check_markers(readme: Path, name: str) -> str:
-    """The README text, if it has exactly one begin marker before one end marker for ``name``."""
-    try:
-        text = readme.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CipherfabError(f"--update-readme: cannot read {readme}: {getattr(e, 'strerror', None) or e}") from None
-    begin, end = markers(name)
-    nb, ne = text.count(begin), text.count(end)
-    if nb == 0 or ne == 0:
-        raise CipherfabError(f"--update-readme: {readme} has no '{begin}' ... '{end}' markers; "
-                             "add them where the results belong")
-    if nb > 1 or ne > 1 or text.index(end) < text.index(begin):
-        raise CipherfabError(f"--update-readme: {readme} needs exactly one '{begin}' before one '{end}'")
-    return text
 
 
 # ------------------------------------------------------------------------------- section
@@ -177,12 +149,5 @@ def update_readme(readme: Path, name: str, results: dict, folder: str | Path) ->
             shutil.copyfile(src, plot)
         except OSError as e:
             raise CipherfabError(f"--update-readme: cannot copy the plot to {plot}: {e.strerror or e}") from None
-    begin, end = markers(name)
-    head, _, tail = text.partition(begin)
-    _, _, tail = tail.partition(end)
-    new = f"{head}{begin}\n{section(results, readme.parent, plot)}\n{end}{tail}"
-    try:
-        readme.write_text(new)
-    except OSError as e:
-        raise CipherfabError(f"--update-readme: cannot write {readme}: {e.strerror or e}") from None
+    replace_section(readme, name, section(results, readme.parent, plot), text)
     return plot
