@@ -45,3 +45,24 @@ def clock_ratio(text: str) -> float:
     if not 0.05 <= value <= 20:
         raise argparse.ArgumentTypeError(f"must lie in 0.05 to 20 clk periods, got {value}")
     return value
+
+
+def real_between(low: float, high: float, unit: str = ""):
+    """A finite number in [low, high] (an argparse type): ``nan``, ``inf`` and values out of
+    range are refused here, before they reach arithmetic that would turn them into a
+    traceback (``round(nan)``) or a silently wrong result."""
+    import math
+    suffix = f" {unit}" if unit else ""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must lie in {low:g} to {high:g}{suffix}, got {value:g}")
+        return value
+    check.__name__ = f"number in {low:g} to {high:g}"
+    return check
