@@ -17,7 +17,8 @@ def cli(*args, cwd=None):
 
 @pytest.mark.parametrize("extra,top", [
     ([], "aes_iterative_128_encrypt_rom"),
-    (["--system", "--axis-width", "32", "--fifo-depth", "16"], "cf_system_aes_iterative_128_encrypt_rom"),
+    # the default 128-bit AXI4-Stream: one transfer per block (no zero-width transfer counter)
+    (["--system", "--fifo-depth", "16"], "cf_system_aes_iterative_128_encrypt_rom_axis128_fifo16"),
 ])
 def test_fusesoc_lints_the_generated_core(tmp_path, extra, top):
     p = cli("generate", "aes", "--sbox", "rom", *extra, "--fusesoc", tmp_path / "cores")

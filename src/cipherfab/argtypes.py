@@ -114,4 +114,24 @@ def count_upto(maximum: int, minimum: int = 1):
             raise argparse.ArgumentTypeError(f"must lie in {minimum} to {maximum:.0e}, got {text}")
         return value
     check.__name__ = f"integer in {minimum}..{maximum}"
+
+
+def real_between(low: float, high: float, unit: str = ""):
+    """A finite number in [low, high] (an argparse type): ``nan``, ``inf`` and values out of
+    range are refused here, before they reach arithmetic that would turn them into a
+    traceback (``round(nan)``) or a silently wrong result."""
+    import math
+    suffix = f" {unit}" if unit else ""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must lie in {low:g} to {high:g}{suffix}, got {value:g}")
+        return value
+    check.__name__ = f"number in {low:g} to {high:g}"
     return check

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from . import __version__
+from .argtypes import integer
 from .errors import CipherfabError, MissingTool
 from .flow.source import DesignSource
+from .hw.accelerator import DEFAULT_DEPTH
+from .hw.axis import WIDTHS
 from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, part_prefixes, to_verilog
 from .hw.info import CoreInfo, info_of
 from .registry import CoreParams, add_core_arguments, params_from_args, resolve
@@ -128,11 +132,14 @@ def register(subparsers) -> None:
                         "and lint) into DIR")
     p.add_argument("--system", action="store_true",
                    help="write the accelerator system around the core instead (hw.system: "
-                        "AXI4-Stream, FIFOs, modes, AXI4-Lite registers); top cf_system_<core top>")
-    p.add_argument("--axis-width", type=int, choices=(32, 64, 128), default=128,
-                   help="with --system: AXI4-Stream tdata bits (default 128)")
-    p.add_argument("--fifo-depth", type=int, default=512, metavar="BLOCKS",
-                   help="with --system: FIFO depth in blocks (default 512)")
+                        "AXI4-Stream, FIFOs, modes, AXI4-Lite registers); top "
+                        "cf_system_<core top>_axis<width>_fifo<depth>")
+    p.add_argument("--axis-width", type=integer, choices=WIDTHS, default=None,
+                   help="with --system: AXI4-Stream tdata bits, dividing the block (default: "
+                        "the block's size, at most 128)")
+    p.add_argument("--fifo-depth", type=integer, default=None, metavar="BLOCKS",
+                   help=f"with --system: FIFO depth in blocks (default {DEFAULT_DEPTH}; at most "
+                        "what the default device's block RAM holds)")
     p.set_defaults(func=_run)
 
 
@@ -156,10 +163,39 @@ def fusesoc_core(top: str, verilog_name: str, description: str) -> str:
         "        verilator_options: [-Wall, -Wno-DECLFILENAME]", ""])  # one file, many modules
 
 
-def system_verilog(params: CoreParams, width: int, depth: int) -> tuple[str, str, dict]:
+def system_shape(params: CoreParams, width: int | None, depth: int | None,
+                 options: tuple[str, str] = ("--axis-width", "--fifo-depth")) -> tuple[int, int]:
+    """The system's (stream width, FIFO depth) for a core point: a width not given is the
+    block's size (at most 128 bits), a depth not given the default.  Checked against the
+    core's declaration and the device's block RAM before anything is elaborated; a refusal
+    names the option (``options``: the width's and the depth's)."""
+    from .hw.system import depth_problem
+    info = declaration(params)
+    if info.clocks:
+        raise CipherfabError(f"{params.top} also has {', '.join(c + '_clk' for c in info.clocks)}: "
+                             "the accelerator system drives single-clock cores")
+    fits = [w for w in WIDTHS if info.block_bits % w == 0]
+    if not fits:
+        raise CipherfabError(f"no AXI4-Stream width ({', '.join(map(str, WIDTHS))}) divides the "
+                             f"{info.block_bits}-bit block of {params.cipher}")
+    if width is None:
+        width = max(fits)
+    elif width not in fits:
+        raise CipherfabError(f"{options[0]} {width} does not divide the {info.block_bits}-bit block "
+                             f"of {params.cipher}: choose {' or '.join(map(str, fits))}")
+    depth = DEFAULT_DEPTH if depth is None else depth
+    problem = depth_problem(info.block_bits, depth)
+    if problem:
+        raise CipherfabError(f"{options[1]} {depth}: {problem}")
+    return width, depth
+
+
+def system_verilog(params: CoreParams, width: int | None = None,
+                   depth: int | None = None) -> tuple[str, str, dict]:
     """(Verilog, top, facts) of the accelerator system around a core point."""
-    from .hw.system import AcceleratorSystem, info_word
-    top = f"cf_system_{params.top}"
+    from .hw.system import AcceleratorSystem, info_word, system_top
+    width, depth = system_shape(params, width, depth, ("width", "depth"))
+    top = system_top(params.top, width, depth)
     try:
         system = AcceleratorSystem(make_core(params), width=width, depth=depth)
     except ValueError as e:
@@ -173,15 +209,49 @@ def system_verilog(params: CoreParams, width: int, depth: int) -> tuple[str, str
     return text, top, facts
 
 
+def _check_outputs(args, top: str) -> None:
+    """Refuse outputs that cannot be written before elaborating: the folder must exist and
+    take a file, and the file (and its .json beside it) must be a file, not a folder or a
+    device (its .json would land beside the device)."""
+    import tempfile
+    folder = Path(args.fusesoc) if args.fusesoc else None
+    if folder and folder.exists() and not folder.is_dir():
+        raise CipherfabError(f"--fusesoc {folder}: not a directory")
+    out = folder / f"{top}.v" if folder else Path(args.output or f"{top}.v")
+    if out.suffix == ".json":
+        raise CipherfabError(f"-o {out}: name the Verilog file; the facts go beside it as .json")
+    for path in (out, out.with_suffix(".json"), *([out.with_suffix(".core")] if folder else [])):
+        if path.is_dir():
+            raise CipherfabError(f"cannot write {path}: it is a directory")
+        if path.exists() and not path.is_file():
+            raise CipherfabError(f"cannot write {path}: not a regular file")
+    where = out.parent
+    while folder and not where.exists() and where != where.parent:    # --fusesoc creates it
+        where = where.parent
+    if not where.is_dir():
+        raise CipherfabError(f"cannot write {out}: {where} is not a directory" if where.exists()
+                             else f"cannot write {out}: no directory {where}")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".cipherfab-", dir=where)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise CipherfabError(f"cannot write {out}: {e.strerror or e}") from None
+
+
 def _run(args) -> int:
     params = params_from_args(args)
     if args.fusesoc and args.output:
         raise CipherfabError("--fusesoc DIR names the files itself; drop -o")
-    if not args.system and (args.axis_width != 128 or args.fifo_depth != 512):
+    if not args.system and (args.axis_width is not None or args.fifo_depth is not None):
         raise CipherfabError("--axis-width and --fifo-depth go with --system")
     if args.system:
-        text, top, facts = system_verilog(params, args.axis_width, args.fifo_depth)
-        seconds = 0.0
+        from .hw.system import system_top
+        width, depth = system_shape(params, args.axis_width, args.fifo_depth)
+        _check_outputs(args, system_top(params.top, width, depth))
+        t0 = time.perf_counter()
+        text, top, facts = system_verilog(params, width, depth)
+        seconds = time.perf_counter() - t0
         what = f"{top}: the system around {params.top}"
     else:
         try:

@@ -54,6 +54,8 @@ def test_a_slow_link_starves_the_core(acc):
 def test_refusals(acc):
     with pytest.raises(CipherfabError, match="the key must be 24 bytes"):
         acc.run(bytes(16), Mode.CTR, b"x", bytes(16))
+    with pytest.raises(CipherfabError, match="the IV must be one block, 16 bytes, not 8"):
+        acc.run(bytes(24), Mode.CTR, b"x", bytes(8))
     with pytest.raises(CipherfabError, match="input is empty"):
         acc.run(bytes(24), Mode.CTR, b"", bytes(16))
     with pytest.raises(CipherfabError, match="unknown link 'modem'"):

@@ -42,12 +42,12 @@ def encrypted(tmp_path_factory):
 
 
 @pytest.mark.parametrize("change,message", [
-    (["--key", "00"], "--key: "),
-    (["--iv", "0011"], "--iv: "),
+    (["--key", "00"], "--key has 2 hex digits"),
+    (["--iv", "0011"], "--iv '0011': 4 hex digits; the IV is one 128-bit aes block"),
     (["--link", "modem"], "unknown link 'modem'"),
-    (["--in", "missing.bin"], "input file missing.bin not found"),
+    (["--in", "missing.bin"], "--in missing.bin: no such file"),
     (["--mode", "xts"], "invalid choice: 'xts'"),
-    (["--fmax", "-5"], "--fmax -5: a clock in MHz must be above 0"),
+    (["--fmax", "-5"], "argument --fmax: must lie in 0.001 to 10000 MHz, got -5"),
     (["--key", K[:-2] + "ff"], "wrong padding after decryption"),
 ])
 def test_bad_input_one_line_no_output(tmp_path, encrypted, change, message):

@@ -60,7 +60,7 @@ def run(dut, jobs, rng, valid_p=0.7, ready_p=0.6, limit=40000):
     return outs, counters, flags
 
 
-@pytest.mark.parametrize("width,depth", [(128, 512), (32, 4), (64, 2)])
+@pytest.mark.parametrize("width,depth", [(128, 512), (32, 4), (64, 3)])
 def test_every_mode_any_length_through_the_fifos(width, depth):
     rng = random.Random(width + depth)
     dut = Accelerator(PipeCore("stream", stages=6), width=width, depth=depth)
@@ -79,7 +79,7 @@ def test_every_mode_any_length_through_the_fifos(width, depth):
 def test_counters_say_where_the_time_went():
     """A slow sink fills the output FIFO (blocked clocks); a slow source starves the core."""
     rng = random.Random(5)
-    dut = Accelerator(PipeCore("stream", stages=4), width=128, depth=2)
+    dut = Accelerator(PipeCore("stream", stages=4), width=128, depth=3)
     job = [(7, Mode.ECB_ENCRYPT, 0, rng.randbytes(16 * 30))]
     _, slow_sink, _ = run(dut, job, rng, valid_p=1.0, ready_p=0.1)
     _, slow_source, _ = run(dut, job, rng, valid_p=0.1, ready_p=1.0)

@@ -4,20 +4,31 @@ ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR ta
 length.  The result is checked against the cipher's reference model (OpenSSL through
 ``cryptography`` for AES and DES) before the output file is written: on any failure no
 output file is left behind.
+
+Every option is checked before the system is generated and compiled (which takes from
+seconds to minutes): the input must be a readable regular file, the output's folder must
+take a file, the key and IV must be hex of the core's sizes, the stream width must divide
+the block, the FIFOs must fit the device's block RAM, and the core must run the mode's
+direction.  ``decrypt`` in ECB or CBC builds a decrypting core (``--direction decrypt``)
+unless ``--direction`` is given: decryption is what the user asked for, and the
+registry's default core (encrypt only) could not do it.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from ..argtypes import integer, real_between
 from ..errors import CipherfabError
-from ..registry import add_core_arguments, get_cipher, hex_key_problem, params_from_args
-from .link import DEFAULT_LINK, LINKS
+from ..hw.axis import WIDTHS
+from ..registry import add_core_arguments, get_cipher, params_from_args
+from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
 MODES = ("ecb", "cbc", "ctr")
 
@@ -31,30 +42,43 @@ def register(subparsers) -> None:
                         "simulated cycle by cycle with Verilator, its data moved through a link "
                         "model. Checks the result against the reference, writes --out, and prints "
                         "the cycles, the Fmax used, core and system throughput and where the time "
-                        "went.")
+                        "went." + (" ECB and CBC decryption build a decrypting core (--direction "
+                                   "decrypt) unless --direction is given." if command == "decrypt"
+                                   else ""))
         add_core_arguments(p, cipher_required=False)
+        _describe_key(p)
         p.add_argument("--cipher", dest="cipher_opt", metavar="CIPHER", help="the cipher (or give it first)")
         p.add_argument("--iv", metavar="HEX", help="IV (CBC) or initial counter (CTR), one block in hex")
         p.add_argument("--mode", choices=MODES, required=True, help="ecb, cbc or ctr")
         p.add_argument("--in", dest="input", required=True, metavar="FILE", help="input file")
-        p.add_argument("--out", dest="output", required=True, metavar="FILE", help="output file")
+        p.add_argument("--out", dest="output", required=True, metavar="FILE",
+                       help="output file (replaced, keeping its permissions, only once the result "
+                            "is checked)")
         p.add_argument("--link", default=DEFAULT_LINK, metavar="NAME",
                        help=f"host link model: {', '.join(LINKS)} (default {DEFAULT_LINK})")
-        p.add_argument("--width", type=int, default=128, choices=(32, 64, 128), help="AXI4-Stream tdata bits")
-        p.add_argument("--depth", type=int, default=512, metavar="BLOCKS", help="FIFO depth (default 512)")
-        p.add_argument("--fmax", type=float, metavar="MHZ",
+        p.add_argument("--width", type=integer, default=None, choices=WIDTHS,
+                       help="AXI4-Stream tdata bits, dividing the block (default: the block's size, "
+                            "at most 128)")
+        p.add_argument("--depth", type=integer, default=None, metavar="BLOCKS",
+                       help="FIFO depth in blocks (default 512; at most what the default device's "
+                            "block RAM holds)")
+        p.add_argument("--fmax", type=real_between(*FMAX_MHZ, "MHz"), metavar="MHZ",
                        help="the clock to turn cycles into time (default: assumed 100 MHz; "
                             "`cipherfab build` measures it)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
         p.set_defaults(func=run, decrypt=command == "decrypt")
 
 
-def _hex(text: str | None, bits: int, what: str) -> bytes:
-    problem = hex_key_problem(text, bits)
-    if problem:
-        raise CipherfabError(f"{what}: {problem}")
-    return bytes.fromhex(text)
+def _describe_key(parser) -> None:
+    """``--key`` is the registry's option (a key-specific core's built-in key) and here also
+    the data key: say so, rather than the built-in key's help alone."""
+    action = parser._option_string_actions["--key"]
+    action.metavar = "HEX"
+    action.help = ("the key in hex, key bits / 4 digits (--key-bits); with a key_specific "
+                   "architecture it is also the key the core is built for")
 
+
+# --- the options, checked before anything is generated ---
 
 def _params(args):
     cipher = args.cipher or args.cipher_opt
@@ -67,11 +91,185 @@ def _params(args):
     if key is None:
         raise CipherfabError("--key HEX is required")
     entry = get_cipher(cipher)
+    if not entry.architectures:
+        raise CipherfabError(f"{cipher}: no hardware architecture yet (reference model only)")
     arch = entry.arch(args.arch) if args.arch else entry.architectures[0]
     if "key" not in {p.name for p in arch.params}:     # the data key, not a built-in one
         args.key = None
+    direction = arch.param("direction")
+    if (_direction_needed(args) == "decrypt" and getattr(args, "direction", None) is None
+            and direction is not None and "decrypt" in direction.choices):
+        args.direction = "decrypt"
     return params_from_args(args), key
 
+
+def _direction_needed(args) -> str:
+    """The core direction the command's mode runs (CTR decrypts by encrypting counters)."""
+    return "decrypt" if args.decrypt and args.mode != "ctr" else "encrypt"
+
+
+def _check_direction(args, params, info) -> None:
+    """Refuse a core that cannot run the mode's direction, saying what would."""
+    need = _direction_needed(args)
+    if need in info.directions:
+        return
+    work = f"{args.mode} {'decryption' if args.decrypt else 'encryption'}"
+    option = params.architecture.param("direction")
+    if option is not None and need in option.choices:
+        raise CipherfabError(f"{params.top} only {info.directions[0]}s: {work} needs "
+                             f"--direction {need} (or both)")
+    able = [a.name for a in get_cipher(params.cipher).architectures
+            if a.param("direction") is not None and need in a.param("direction").choices]
+    ctr = "; or use --mode ctr" if need == "decrypt" else ""
+    if not able:
+        raise CipherfabError(f"no {params.cipher} architecture {need}s: {work} is not available"
+                             + ("; --mode ctr decrypts with the encrypting core" if ctr else ""))
+    raise CipherfabError(f"{params.cipher} {params.arch} only {info.directions[0]}s: {work} needs "
+                         f"--arch {' or '.join(able)} (with --direction {need}){ctr}")
+
+
+def _hex_problem(text: str) -> str | None:
+    """What keeps ``text`` from being bytes in hex, or None."""
+    if not text:
+        return "empty"
+    bad = next((c for c in text if c not in "0123456789abcdefABCDEF"), None)
+    if bad is not None:
+        return f"{bad!r} is not a hex digit"
+    return "an odd number of hex digits" if len(text) % 2 else None
+
+
+def _key(text: str, params, info) -> bytes:
+    """The data key: hex of the core's key size; a valid key of another size the cipher
+    takes is answered with the --key-bits that would build for it."""
+    problem = _hex_problem(text)
+    bits = info.key_bits or 4 * len(info.fixed_key)
+    if problem:
+        raise CipherfabError(f"--key {text!r}: {problem}; a {bits}-bit key is {bits // 4} hex digits")
+    if 4 * len(text) != bits:
+        option = params.architecture.param("key_bits")
+        hint = (f": add --key-bits {4 * len(text)}"
+                if option is not None and 4 * len(text) in option.choices else "")
+        raise CipherfabError(f"--key has {len(text)} hex digits, a {4 * len(text)}-bit key; "
+                             f"{params.top} takes {bits}-bit keys ({bits // 4} digits){hint}")
+    key = bytes.fromhex(text)
+    if info.key_interface == "none" and key.hex() != info.fixed_key.lower():
+        raise CipherfabError(f"{params.top} is built for key {info.fixed_key}")
+    return key
+
+
+def _iv(args, params, info) -> bytes:
+    """The IV (CBC) or initial counter (CTR): one block in hex; ECB takes none."""
+    bits = info.block_bits
+    if args.mode == "ecb":
+        if args.iv is not None:
+            raise CipherfabError("--iv does not apply to ecb")
+        return bytes(bits // 8)
+    what = "IV" if args.mode == "cbc" else "initial counter"
+    if args.iv is None:
+        raise CipherfabError(f"--iv HEX is required for {args.mode}: the {what}, one {bits}-bit "
+                             f"block ({bits // 4} hex digits)")
+    problem = _hex_problem(args.iv)
+    if problem or 4 * len(args.iv) != bits:
+        shown = problem or f"{len(args.iv)} hex digits"
+        raise CipherfabError(f"--iv {args.iv!r}: {shown}; the {what} is one {bits}-bit "
+                             f"{params.cipher} block, {bits // 4} hex digits")
+    return bytes.fromhex(args.iv)
+
+
+def _input(name: str) -> Path:
+    """The input file: it exists and is a regular file (a device such as /dev/zero would
+    never end, a folder has no bytes)."""
+    if not name:
+        raise CipherfabError("--in '': give a file name")
+    path = Path(name)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise CipherfabError(f"--in {name}: no such file") from None
+    except OSError as e:
+        raise CipherfabError(f"--in {name}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CipherfabError(f"--in {name}: is a directory, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise CipherfabError(f"--in {name}: not a regular file (a device, pipe or socket)")
+    if not os.access(path, os.R_OK):
+        raise CipherfabError(f"--in {name}: not readable (permission denied)")
+    return path
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise CipherfabError(f"--in {path}: cannot read: {e.strerror or e}") from None
+
+
+class _Output:
+    """``--out``, checked before the work and written only after it.
+
+    A regular file (new or existing) is written atomically: a temporary file, made now
+    in the same folder (so a folder that takes no file is refused before any simulation),
+    renamed over the target when the result is checked, removed on any failure.  A
+    device or pipe (``/dev/null``) is written in place, never replaced by a file."""
+
+    def __init__(self, name: str):
+        path = Path(name)
+        if not name or path.is_dir():
+            raise CipherfabError(f"--out {name}: is a directory, not a file" if name
+                                 else "--out '': give a file name")
+        self.device = path.exists() and not path.is_file()       # /dev/null, /dev/stdout, a pipe
+        if not self.device and path.is_symlink():
+            path = path.resolve()                                  # write through a link to a file
+        self.path, self.tmp = path, None
+        if self.device:
+            if not os.access(path, os.W_OK):
+                raise CipherfabError(f"--out {name}: not writable")
+            return
+        folder = path.parent
+        if not folder.is_dir():
+            raise CipherfabError(f"--out {name}: {folder} is not a directory" if folder.exists()
+                                 else f"--out {name}: no directory {folder}")
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+            os.close(fd)
+        except OSError as e:
+            raise CipherfabError(f"--out {name}: cannot write in {folder}: {e.strerror or e}") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.tmp:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+
+    def commit(self, data: bytes) -> None:
+        try:
+            if self.device:
+                with open(self.path, "wb") as f:
+                    f.write(data)
+                return
+            with open(self.tmp, "wb") as f:
+                f.write(data)
+            os.chmod(self.tmp, self._mode())
+            os.replace(self.tmp, self.path)
+            self.tmp = None
+        except OSError as e:
+            raise CipherfabError(f"cannot write {self.path}: {e.strerror or e}") from None
+
+    def _mode(self) -> int:
+        """An existing file's permissions, or what open() would have given a new one."""
+        try:
+            return stat.S_IMODE(self.path.stat().st_mode)
+        except OSError:
+            mask = os.umask(0)
+            os.umask(mask)
+            return 0o666 & ~mask
+
+
+# --- the run ---
 
 def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data: bytes,
               decrypt: bool) -> bytes:
@@ -97,56 +295,55 @@ def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data
     return bytes(out)
 
 
+def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
+    """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""
+    if not data and (args.mode == "ctr" or args.decrypt):
+        raise CipherfabError(f"--in {args.input}: the file is empty, nothing to "
+                             f"{'decrypt' if args.decrypt else 'encrypt'}")
+    if args.mode == "ctr":
+        return data, 0
+    if args.decrypt:
+        if len(data) % bb:
+            raise CipherfabError(f"--in {args.input}: {len(data)} bytes of {args.mode} ciphertext "
+                                 f"are not a whole number of {bb}-byte blocks")
+        return data, 0
+    pad = bb - len(data) % bb
+    return data + bytes([pad]) * pad, pad
+
+
 def run(args) -> int:
+    from ..generate import declaration, system_shape
     from ..hw.modes import Mode
     from .driver import Accelerator
-    from .link import get_link
     params, key_hex = _params(args)
-    if args.fmax is not None and not args.fmax > 0:
-        raise CipherfabError(f"--fmax {args.fmax:g}: a clock in MHz must be above 0")
     link = get_link(args.link)
-    path = Path(args.input)
-    if not path.is_file():
-        raise CipherfabError(f"input file {path} not found")
-    entry = get_cipher(params.cipher)
-    mode_name = args.mode
-    if mode_name == "ecb" and args.iv:
-        raise CipherfabError("--iv does not apply to ecb")
-    from ..generate import declaration
-    info = declaration(params)             # key and IV checked before anything is compiled
-    bb = info.block_bits // 8
-    key = _hex(key_hex, info.key_bits or 4 * len(info.fixed_key), "--key")
-    if info.key_interface == "none" and key.hex() != info.fixed_key:
-        raise CipherfabError(f"{params.top} is built for key {info.fixed_key}")
-    if mode_name != "ecb" and not args.iv:
-        raise CipherfabError(f"--iv HEX ({bb} bytes) is required for {mode_name}")
-    iv = _hex(args.iv, 8 * bb, "--iv") if args.iv else bytes(bb)
-    data = path.read_bytes()
-    if not data and (mode_name == "ctr" or args.decrypt):
-        raise CipherfabError(f"input file {path} is empty")
-    if mode_name != "ctr":
-        if args.decrypt and len(data) % bb:
-            raise CipherfabError(f"ciphertext of {len(data)} bytes is not a whole number of {bb}-byte blocks")
-        if not args.decrypt:
-            pad = bb - len(data) % bb
-            data += bytes([pad]) * pad
-    acc = Accelerator(params, width=args.width, depth=args.depth, fmax_mhz=args.fmax)
-    mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
-            ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
-            ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR}[mode_name, args.decrypt]
-    result = _stream(acc, key, mode, data, iv, link, args.quiet)
-    want = reference(params.cipher, 8 * len(key), key, mode_name, iv, data,
-                     args.decrypt and mode_name != "ctr")
-    if result.out != want:
-        raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
-    out = result.out
-    if args.decrypt and mode_name != "ctr":
-        pad = out[-1]
-        if not 1 <= pad <= bb or out[-pad:] != bytes([pad]) * pad:
-            raise CipherfabError("wrong padding after decryption (wrong key, IV or mode?)")
-        out = out[:-pad]
-    _write(Path(args.output), out)
-    _summary(args, params, entry, result, len(data))
+    source = _input(args.input)
+    with _Output(args.output) as target:
+        info = declaration(params)        # everything checked before anything is compiled
+        width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
+        _check_direction(args, params, info)
+        key = _key(key_hex, params, info)
+        iv = _iv(args, params, info)
+        bb = info.block_bits // 8
+        raw = _read(source)
+        data, padding = _message(args, raw, bb)
+        acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax)
+        mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
+                ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
+                ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR}[args.mode, args.decrypt]
+        result = _stream(acc, key, mode, data, iv, link, args.quiet)
+        want = reference(params.cipher, 8 * len(key), key, args.mode, iv, data,
+                         args.decrypt and args.mode != "ctr")
+        if result.out != want:
+            raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+        out = result.out
+        if args.decrypt and args.mode != "ctr":
+            padding = out[-1]
+            if not 1 <= padding <= bb or out[-padding:] != bytes([padding]) * padding:
+                raise CipherfabError("wrong padding after decryption (wrong key, IV or mode?)")
+            out = out[:-padding]
+        target.commit(out)
+    _summary(args, params, result, len(raw), padding)
     return 0
 
 
@@ -161,24 +358,18 @@ def _stream(acc, key, mode, data, iv, link, quiet):
                        progress=lambda done: bar.update(task, completed=done))
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write atomically: a temporary file in the same folder, renamed when complete."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)              # as open() would have made it
-        os.replace(tmp, path)
-    except OSError as e:
-        raise CipherfabError(f"cannot write {path}: {e.strerror or e}") from None
-
-
-def _summary(args, params, entry, r, n_bytes) -> None:
+def _summary(args, params, r, n_in: int, padding: int) -> None:
+    """The run in a few lines: the input's size as given, the padding on its own."""
     busy = r.blocks * r.core_cycles_per_block
-    print(f"{'decrypted' if args.decrypt else 'encrypted'} {n_bytes} bytes ({r.blocks} blocks) with "
-          f"{params.top}, {args.mode}, link {r.link.name}; checked against the reference")
+    if not padding:
+        pad = ""
+    elif args.decrypt:
+        pad = f"; {padding} bytes of PKCS#7 padding removed, {n_in - padding} written"
+    else:
+        pad = f", {padding} bytes of PKCS#7 padding added"
+    blocks = f"{r.blocks} block" + ("" if r.blocks == 1 else "s")
+    print(f"{'decrypted' if args.decrypt else 'encrypted'} {n_in} bytes ({blocks}{pad}) "
+          f"with {params.top}, {args.mode}, link {r.link.name}; checked against the reference")
     print(f"cycles: {r.cycles} (transfer start to last output); core busy {busy} "
           f"({r.core_cycles_per_block} per block)")
     print(f"Fmax used: {r.fmax_mhz:g} MHz ({r.fmax_source})")

@@ -14,7 +14,7 @@ from ..errors import CipherfabError
 from ..hw import system as regs
 from ..hw.modes import Mode, modes_of
 from ..registry import CoreParams
-from .link import Link, get_link
+from .link import Link, fmax_problem, get_link
 from .model import SystemModel
 
 CHUNK = 1 << 20   #: bytes per harness call (progress is reported between chunks)
@@ -49,13 +49,18 @@ class Run:
 
 
 class Accelerator:
-    """A core point as a simulated accelerator system: ``width``-bit AXI4-Stream, FIFOs of
-    ``depth`` blocks, clocked at ``fmax_mhz`` (from a build record, or a stated assumption)."""
+    """A core point as a simulated accelerator system: ``width``-bit AXI4-Stream (default:
+    the block's size, at most 128), FIFOs of ``depth`` blocks (default 512), clocked at
+    ``fmax_mhz`` (from a build record, or a stated assumption)."""
 
-    def __init__(self, params: CoreParams, width: int = 128, depth: int = 512,
+    def __init__(self, params: CoreParams, width: int | None = None, depth: int | None = None,
                  fmax_mhz: float | None = None, fmax_source: str | None = None):
         from ..generate import declaration, system_verilog
-        verilog, top, _ = system_verilog(params, width, depth)    # the same file `generate --system` writes
+        if fmax_mhz is not None and fmax_problem(fmax_mhz):
+            raise CipherfabError(f"fmax: {fmax_problem(fmax_mhz)}")
+        # the same file `generate --system` writes; width and depth checked before elaborating
+        verilog, top, facts = system_verilog(params, width, depth)
+        width, depth = facts["axis_width"], facts["fifo_depth"]
         self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
         self.fmax_mhz = fmax_mhz or 100.0
         self.fmax_source = fmax_source or ("given with --fmax" if fmax_mhz else "an assumption: no --fmax given")
@@ -71,6 +76,8 @@ class Accelerator:
             raise CipherfabError("nothing to stream: the input is empty")
         link = get_link(link) if isinstance(link, str) else link
         bb = info.block_bits // 8
+        if iv is not None and len(iv) != bb:            # the IV registers would take it cut or padded
+            raise CipherfabError(f"the IV must be one block, {bb} bytes, not {len(iv)}")
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         out, first, last = [], None, None
         with self.model.open(seed) as hw:

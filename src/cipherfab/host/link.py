@@ -48,6 +48,20 @@ DEFAULT_LINK = "axi-dma"
 __doc__ += "".join(f"\n- ``{n}``: {link.note}" for n, link in LINKS.items()) + "\n"
 
 
+#: the fabric clocks (MHz) the link model is meant for: a slower clock makes a link move
+#: millions of bytes per clock, a faster one is no FPGA's
+FMAX_MHZ = (0.001, 10000.0)
+
+
+def fmax_problem(mhz) -> str | None:
+    """Why ``mhz`` is not a clock to time a run with, or None (nan and inf would reach
+    ``round()`` in :meth:`Link.per_clock` as a traceback)."""
+    low, high = FMAX_MHZ
+    if not (isinstance(mhz, (int, float)) and low <= mhz <= high):    # False for nan, inf
+        return f"a clock of {mhz} MHz: give a number from {low:g} to {high:g}"
+    return None
+
+
 def get_link(name: str) -> Link:
     if name not in LINKS:
         raise CipherfabError(f"unknown link {name!r}; one of {', '.join(LINKS)}")

@@ -45,8 +45,13 @@ class Accelerator(wiring.Component):
     def __init__(self, core: wiring.Component, width: int = 128, depth: int = DEFAULT_DEPTH):
         info = info_of(core)
         check_widths(width, info.block_bits)
-        if depth < 2:
-            raise ValueError(f"FIFO depth {depth}: at least 2 blocks")
+        if info.clocks:          # the mode engine, made at elaboration, would refuse it only then
+            raise ValueError(f"the accelerator drives single-clock cores; this core also has "
+                             f"{', '.join(c + '_clk' for c in info.clocks)}")
+        from .system import depth_problem
+        problem = depth_problem(info.block_bits, depth)
+        if problem:
+            raise ValueError(f"FIFO depth {depth}: {problem}")
         self.core, self.info, self.width, self.depth = core, info, width, depth
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),

@@ -24,7 +24,7 @@ takes 32- or 64-bit transfers).
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Mux, Signal
+from amaranth.hdl import Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -70,6 +70,13 @@ def check_widths(width: int, block_bits: int) -> None:
         raise ValueError(f"tdata width {width} does not divide the {block_bits}-bit block")
 
 
+def _word_counter(words: int):
+    """Which transfer of a block is on the port: a counter, or the constant 0 when a block
+    is one transfer (a zero-width signal would be ``wire [-1:0]`` in Verilog, which
+    ``verilator -Wall`` refuses as ASCRANGE)."""
+    return Signal(range(words), name="word") if words > 1 else Const(0, 1)
+
+
 def _byte_bits(block_bits: int, n: int) -> slice:
     """Where block byte ``n`` (0 = first in the stream) sits in a big-endian block."""
     return slice(block_bits - 8 * (n + 1), block_bits - 8 * n)
@@ -89,8 +96,8 @@ class AxisToBlocks(wiring.Component):
         m = Module()
         w, b = self.width, self.block_bits
         lanes, words = w // 8, b // w
-        word = Signal(range(words))
-        acc = Signal(b)
+        word = _word_counter(words)
+        acc = Signal(b) if words > 1 else Const(0, b)     # one transfer per block: nothing to gather
         t = self.axis.payload
         keep_ok = Signal()                       # all lanes, or (with tlast) low lanes only
         m.d.comb += keep_ok.eq((t.keep == (1 << lanes) - 1)
@@ -117,10 +124,12 @@ class AxisToBlocks(wiring.Component):
             with m.If(ends):
                 m.d.sync += [self.blocks.valid.eq(1), self.blocks.payload.data.eq(acc | placed),
                              self.blocks.payload.side.last.eq(t.last),
-                             self.blocks.payload.side.bytes.eq(word * lanes + kept),
-                             acc.eq(0), word.eq(0)]
-            with m.Else():
-                m.d.sync += [acc.eq(acc | placed), word.eq(word + 1)]
+                             self.blocks.payload.side.bytes.eq(word * lanes + kept)]
+                if words > 1:
+                    m.d.sync += [acc.eq(0), word.eq(0)]
+            if words > 1:                     # with one word per block every transfer ends one
+                with m.Else():
+                    m.d.sync += [acc.eq(acc | placed), word.eq(word + 1)]
         return m
 
 
@@ -137,7 +146,7 @@ class BlocksToAxis(wiring.Component):
         m = Module()
         w, b = self.width, self.block_bits
         lanes, words = w // 8, b // w
-        word = Signal(range(words))
+        word = _word_counter(words)
         blk = self.blocks.payload
         m.d.comb += self.axis.valid.eq(self.blocks.valid)
         # the bytes of this transfer, lane i = block byte word*lanes + i
@@ -153,6 +162,7 @@ class BlocksToAxis(wiring.Component):
             m.d.comb += self.axis.payload.keep[i].eq(left > i)
         m.d.comb += [self.axis.payload.last.eq(blk.side.last & final),
                      self.blocks.ready.eq(self.axis.ready & final)]
-        with m.If(self.axis.valid & self.axis.ready):
-            m.d.sync += word.eq(Mux(final, 0, word + 1))
+        if words > 1:
+            with m.If(self.axis.valid & self.axis.ready):
+                m.d.sync += word.eq(Mux(final, 0, word + 1))
         return m
