@@ -114,6 +114,7 @@ def count_upto(maximum: int, minimum: int = 1):
             raise argparse.ArgumentTypeError(f"must lie in {minimum} to {maximum:.0e}, got {text}")
         return value
     check.__name__ = f"integer in {minimum}..{maximum}"
+    return check
 
 
 def real_between(low: float, high: float, unit: str = ""):

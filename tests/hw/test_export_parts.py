@@ -41,3 +41,12 @@ def test_a_part_naming_no_submodule_is_refused():
     with pytest.raises(CipherfabError, match="t declares the part 'key', but its hierarchy has no "
                                              "submodule key"):
         check_parts(VERILOG, "t", {"key": "key_schedule"})
+
+
+def test_the_system_default_device_is_the_flows():
+    """hw/ runs no tool and imports no flow: the system's FIFO check names the flow's default
+    device by value, and this keeps the two the same."""
+    from cipherfab.flow.devices import DEFAULT, get_device
+    from cipherfab.hw.system import DEFAULT_DEVICE, EBR_COUNT
+    dev = get_device(DEFAULT)
+    assert DEFAULT_DEVICE == (dev.name, dev.part) and dev.part in EBR_COUNT

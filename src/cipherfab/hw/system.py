@@ -51,6 +51,8 @@ ADDR_BITS = 8
 
 #: block RAMs (EBR, 18 kbit each) of the ECP5 parts in flow.devices (Lattice DS1044, table 1.1)
 EBR_COUNT = {"LFE5U-25F": 56, "LFE5U-45F": 108, "LFE5U-85F": 208}
+#: the device the system is generated for unless told: the flow's default (ecp5-85k)
+DEFAULT_DEVICE = ("ecp5-85k", "LFE5U-85F")
 #: the DP16KD's shapes, (words, bits), that one EBR takes
 EBR_SHAPES = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
 #: a FIFO of 2 (Amaranth's SyncFIFOBuffered: a one-entry RAM with zero-width pointers,
@@ -88,20 +90,19 @@ def largest_depth(block_bits: int, ebr: int) -> int:
     return low
 
 
-def depth_problem(block_bits: int, depth: int, device: str | None = None) -> str | None:
-    """Why two FIFOs of ``depth`` blocks do not fit the device's block RAM, or None.  Checked
-    before anything is elaborated: a FIFO's memory is built as one Python object per word,
-    so an impossible depth would first take gigabytes and minutes."""
-    from ..flow.devices import DEFAULT, get_device
-    dev = get_device(device or DEFAULT)
+def depth_problem(block_bits: int, depth: int, device: tuple[str, str] = DEFAULT_DEVICE) -> str | None:
+    """Why two FIFOs of ``depth`` blocks do not fit the block RAM of ``device`` (name, part),
+    or None.  Checked before anything is elaborated: a FIFO's memory is built as one Python
+    object per word, so an impossible depth would first take gigabytes and minutes."""
+    name, part = device
     if depth < MIN_DEPTH:
         return f"a FIFO holds at least {MIN_DEPTH} blocks, not {depth}"
-    ebr = EBR_COUNT.get(dev.part)
+    ebr = EBR_COUNT.get(part)
     if ebr is None or 2 * fifo_ebr(block_bits, depth) <= ebr:
         return None
     return (f"two FIFOs of {depth} {fifo_entry_bits(block_bits)}-bit entries need at least "
             f"{2 * fifo_ebr(block_bits, depth)} block RAMs (EBR, 18 kbit); the device "
-            f"{dev.name} ({dev.part}) has {ebr}: at most {largest_depth(block_bits, ebr)} blocks")
+            f"{name} ({part}) has {ebr}: at most {largest_depth(block_bits, ebr)} blocks")
 
 
 def info_word(info) -> int:
