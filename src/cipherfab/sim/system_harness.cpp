@@ -217,7 +217,6 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
                 s.out_room += s.out.step(2 * LANES - s.out_room + (ready ? LANES : 0));
             }
             bool in_hs = offer && s.m->s_axis_tready;
-            if (s.m->m_axis_tvalid && !ready) ++s.out_link_wait;
             if (s.m->m_axis_tvalid && ready) {
                 uint32_t keep = (uint32_t)s.m->m_axis_tkeep;
                 int k = 0;
