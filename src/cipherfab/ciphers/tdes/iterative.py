@@ -83,7 +83,8 @@ class IterativeTDES(KeyStream, wiring.Component):
         key, have_key = self.key_register()
         left, right = Signal(32), Signal(32)
         r = Signal(range(1, 17))                 # round of the pass under way, 1..16
-        p = Signal(range(self.passes))           # pass, 0..2
+        p = Signal(range(max(2, self.passes)))   # pass, 0..2 (a bit that stays 0 for single DES:
+                                                 # a 0-bit signal would print as wire [-1:0])
         decrypt = Signal()                       # the block's direction
         in_flight = Signal()
 

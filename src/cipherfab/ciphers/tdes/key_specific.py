@@ -125,9 +125,9 @@ class KeySpecificTDES(KeySpecific, IterativeTDES):
         return CollapsedFeistel(round_masks(t, 48), self.round_index())
 
     def round_key(self, m: Module, key, r, p, decrypt):
-        n = self.round_index()
-        m.d.comb += n.eq(Cat((r - 1)[:4], p, decrypt) if self.direction == "both"
-                         else Cat((r - 1)[:4], p))
+        n, pass_bits = self.round_index(), (self.passes - 1).bit_length()
+        m.d.comb += n.eq(Cat((r - 1)[:4], p[:pass_bits], decrypt) if self.direction == "both"
+                         else Cat((r - 1)[:4], p[:pass_bits]))
         if self.variant == "fixed_round_key":
             return Array(Const(k, 48) for k in self.table())[n], []
         return Const(0, 48), []
