@@ -45,3 +45,17 @@ def clock_ratio(text: str) -> float:
     if not 0.05 <= value <= 20:
         raise argparse.ArgumentTypeError(f"must lie in 0.05 to 20 clk periods, got {value}")
     return value
+
+
+def between(minimum: int, maximum: int, why: str = ""):
+    """A whole number in ``minimum..maximum``; ``why`` (shown when too large) says where the
+    upper bound comes from."""
+    def check(text: str) -> int:
+        value = integer(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be <= {maximum}{f' ({why})' if why else ''}, got {value}")
+        return value
+    check.__name__ = f"integer in {minimum}..{maximum}"
+    return check
