@@ -65,6 +65,8 @@ def workspace(tmp_path_factory):
     fake_build(ws / "no-times", times={"total": 1.0})
     fake_build(ws / "runtime-key", design={"cipher": "aes", "arch": "iterative"})
     fake_build(ws / "no-rom", cells=[])
+    fake_build(ws / "bad-cell", cells=[{"cell": "ram0", "wid": 3, "width": 7, "memory": "core.datapath.sub_bytes.rom0",
+                                         "base": 0, "depth": 2048, "columns": {"0": 0}}])
     (ws / "garbled").mkdir()
     (ws / "garbled" / "build.json").write_text("{not json")
     (ws / "afile").write_text("a file\n")
@@ -145,6 +147,8 @@ TABLE = [
     (["build", "aes", "--json", "nowhere/rec.json"], "--json nowhere/rec.json: folder nowhere does not exist"),
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "1", "--json", "tiny.v"],
      "--json tiny.v is one of the --verilog files"),
+    (["build", "aes", "--json", "w", "--workdir", "w"], "--json w is the --workdir folder"),
+    (["build", "aes", "--workdir", "w", "--json", "w/r.json", "--arch", "warp"], "--arch 'warp' is not supported"),
     (["build", "aes", "--workdir", ""], "--workdir: empty path"),
     (["build", "aes", "--workdir", "/dev/null/x"], "--workdir /dev/null/x: /dev/null is not a folder"),
     (["build", "aes", "--workdir", "/proc/x"], "--workdir /proc/x: cannot write in /proc"),
@@ -157,6 +161,8 @@ TABLE = [
     (["build", "aes", "--bitstream", "afile"], "--bitstream afile: exists and is not a folder"),
     (["build", "aes", "--bitstream", "full"], "--bitstream full: folder exists and is not empty"),
     (["build", "aes", "--bitstream", "b"], "--bitstream b: folder exists and is not empty"),
+    (["build", "aes", "--bitstream", "."], "--bitstream .: give the folder by its name"),
+    (["build", "aes", "--bitstream", "b/.."], "--bitstream b/..: give the folder by its name"),
     (["build", "aes", "--bitstream", "new", "--json", "r.json"], "--json does not apply to --bitstream builds"),
     (["build", "aes", "--bitstream", "new", "--no-cache"], "--no-cache does not apply to --bitstream builds"),
     (["build", "aes", "--bitstream", "new", "--workdir", "w"], "--workdir does not apply to --bitstream builds"),
@@ -186,6 +192,8 @@ TABLE = [
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "1", "--include-dir", "afile"],
      "--include-dir afile: not a folder"),
     (["build", "--verilog", "", "--top", "tiny", "--cycles-per-block", "1"], "--verilog: empty file name"),
+    (["build", "--verilog", "tiny.v", "./tiny.v", "--top", "tiny", "--cycles-per-block", "1"],
+     "--verilog ./tiny.v is given twice"),
     (["build", "--verilog", "full", "--top", "tiny", "--cycles-per-block", "1"], "cannot read Verilog file full"),
     (["build", "--verilog", "gone.v", "--top", "tiny", "--cycles-per-block", "1"],
      "cannot read Verilog file gone.v: No such file or directory"),
@@ -201,6 +209,7 @@ TABLE = [
     (["rekey", "no-netlist", "--key", OTHER], "build no-netlist is incomplete: netlist.json missing"),
     (["rekey", "runtime-key", "--key", OTHER], "has no built-in key: it takes keys at run time"),
     (["rekey", "no-rom", "--key", OTHER], "has no key ROM: its key is in logic"),
+    (["rekey", "bad-cell", "--key", OTHER], "block RAM ram0: a width, base, depth or column out of range"),
     # --- rekey: key, blocks, timeout ----------------------------------------------------------------
     (["rekey", "b", "--key", "abcd"], "a 128-bit key is 32 hex digits"),
     (["rekey", "b", "--key", "zz" * 16], "a 128-bit key is 32 hex digits"),
@@ -223,6 +232,7 @@ TABLE = [
     (["rekey", "b", "--key", OTHER, "--out", "afile"], "--out afile: exists and is not a folder"),
     (["rekey", "b", "--key", OTHER, "--out", "full"], "--out full: folder exists and is not empty"),
     (["rekey", "b", "--key", OTHER, "--out", "b"], "--out b: folder exists and is not empty"),
+    (["rekey", "b", "--key", OTHER, "--out", "."], "--out .: give the folder by its name"),
 ]
 
 

@@ -142,8 +142,12 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
-    if workdir is not None:     # checked even when the cache answers: a bad path is a bad path
+    if workdir is not None:     # checked and made even when the cache answers
         workdir = paths.dir_target(workdir, "--workdir")
+        try:
+            workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CipherfabError(f"--workdir {workdir}: cannot make it ({e.strerror or e})") from None
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
                   packages=tools.package_versions(tools_needed(dev)), device=dev.describe(), seed=seed,
                   router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
@@ -154,10 +158,6 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
         else:
             wd = Path(workdir)
-            try:
-                wd.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise CipherfabError(f"--workdir {wd}: cannot make it ({e.strerror or e})") from None
         try:
             raw = _measure(source, dev, seed, router, wd, timeout)
         except CipherfabError as e:

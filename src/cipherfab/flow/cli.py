@@ -196,12 +196,26 @@ def _check_outputs(args) -> None:
             raise CipherfabError("--bitstream needs a generated core (its declared facts name the ports), "
                                  "not --verilog")
         paths.dir_target(args.bitstream, "--bitstream", new=True)
-    if args.json is not None:
-        target = paths.file_target(args.json, "--json")
-        if any(Path(v).exists() and Path(v).resolve() == target.resolve() for v in args.verilog or ()):
-            raise CipherfabError(f"--json {args.json} is one of the --verilog files")
     if args.workdir is not None:
         paths.dir_target(args.workdir, "--workdir")
+    if args.json is not None:
+        _check_json(args)
+
+
+def _check_json(args) -> None:
+    """``--json FILE``: writable, and none of the build's other paths (the work folder may
+    be the folder it goes in, made by the build)."""
+    if not args.json.strip():
+        raise CipherfabError("--json: empty path")
+    json_path = Path(args.json)
+    if args.workdir is not None and json_path.resolve() == Path(args.workdir).resolve():
+        raise CipherfabError(f"--json {args.json} is the --workdir folder")
+    if args.workdir is not None and json_path.parent.resolve() == Path(args.workdir).resolve() \
+            and not json_path.parent.exists():
+        return      # the build makes the work folder first; its writability is checked above
+    target = paths.file_target(args.json, "--json")
+    if any(Path(v).exists() and Path(v).resolve() == target.resolve() for v in args.verilog or ()):
+        raise CipherfabError(f"--json {args.json} is one of the --verilog files")
 
 
 def _check_flow(args, device: Device) -> None:

@@ -78,9 +78,14 @@ def _check_facts(args) -> None:
                              "feedback use cannot start blocks more often than non-feedback use")
     if args.label is not None and not args.label.strip():
         raise CipherfabError("--label: empty text")
+    seen = set()
     for name in args.verilog:
         if not str(name).strip():
             raise CipherfabError("--verilog: empty file name")
+        real = Path(name).resolve()
+        if real in seen:
+            raise CipherfabError(f"--verilog {name} is given twice (its modules would be defined twice)")
+        seen.add(real)
 
 
 def declares_module(text: str, top: str) -> bool:

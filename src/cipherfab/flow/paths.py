@@ -104,6 +104,9 @@ def dir_target(text, option: str, *, new: bool = False, replaceable: str | None 
     output of the same command, recognised by that file in it, which is replaced whole.
     Otherwise an existing folder is used as it is (a work folder)."""
     path = _named(text, option)
+    if new and (path.name in ("", ".", "..") or path.resolve() == Path.cwd().resolve()):
+        raise CipherfabError(f"{option} {path}: give the folder by its name (the current folder, its "
+                             "parent or the root cannot be written whole)")
     if os.path.lexists(path) and not path.is_dir():
         raise CipherfabError(f"{option} {path}: exists and is not a folder")
     if path.is_dir():

@@ -99,6 +99,10 @@ def _manifest_problem(m) -> str | None:
     for c in m["cells"]:
         if not isinstance(c, dict) or not all(isinstance(c.get(k), kind) for k, kind in _CELL.items()):
             return f"a cell entry without {', '.join(_CELL)}"
+        if c["width"] not in (1, 2, 4, 9, 18) or c["base"] < 0 or not 0 < c["depth"] <= bram.cell_depth(1) \
+                or not all(p.isdigit() and int(p) < c["width"] and isinstance(j, int) and j >= 0
+                           for p, j in c["columns"].items()):
+            return f"block RAM {c['cell']}: a width, base, depth or column out of range"
     if not all(isinstance(m["times"].get(k), (int, float)) for k in _TIMES):
         return f"times without {', '.join(_TIMES)}"
     if "key" in m["design"] and not isinstance(m.get("key"), str):
