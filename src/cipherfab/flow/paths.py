@@ -131,6 +131,13 @@ def _make_folders(folder: Path) -> list[Path]:
     return list(reversed(missing))
 
 
+def _remove(made: list[Path]) -> None:
+    """Remove the (empty) folders :func:`_make_folders` made, innermost first."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+
+
 def _keep_failed(stage: Path, kind: str, name: str) -> Path | None:
     """Move a failed run's staged files under the cache's ``failed/``; None if that fails."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -165,12 +172,13 @@ def staged(out: Path, kind: str):
     without error.  On a refusal or failure the staged files move to the cache's
     ``failed/`` (named in the message) and folders made for ``out`` are removed; on any
     other exception (an interrupt) they are deleted."""
-    out = Path(out)
+    out, made = Path(out), []
+    stage = out.with_name(f".{out.name}.partial-{secrets.token_hex(4)}")
     try:
         made = _make_folders(out.parent)
-        stage = out.with_name(f".{out.name}.partial-{secrets.token_hex(4)}")
         os.mkdir(stage)
     except OSError as e:
+        _remove(made)
         raise CipherfabError(f"cannot write {out}: {e.strerror or e}") from None
     try:
         yield stage
@@ -180,9 +188,7 @@ def staged(out: Path, kind: str):
             e = CipherfabError(f"cannot write {out}: {e.strerror or e}")
         kept = _keep_failed(stage, kind, out.name) if isinstance(e, CipherfabError) else None
         shutil.rmtree(stage, ignore_errors=True)
-        for folder in reversed(made):
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
+        _remove(made)
         if isinstance(e, CipherfabError):
             where = f" (its files: {kept})" if kept else ""
             raise CipherfabError(f"{e}{where}", e.exit_code) from None
