@@ -49,17 +49,6 @@ def clock_ratio(text: str) -> float:
     return value
 
 
-def at_most(minimum: int, maximum: int, why: str = ""):
-    """An integer in ``minimum..maximum``; ``why`` says where the upper bound comes from."""
-    def check(text: str) -> int:
-        value = at_least(minimum)(text)
-        if value > maximum:
-            raise argparse.ArgumentTypeError(f"must be <= {maximum}{why}, got {value}")
-        return value
-    check.__name__ = f"integer {minimum}..{maximum}"
-    return check
-
-
 def non_negative_number(text: str) -> float:
     """A finite number >= 0 (a budget or a limit): nan, inf and negatives are refused."""
     try:
@@ -135,4 +124,18 @@ def real_between(low: float, high: float, unit: str = ""):
             raise argparse.ArgumentTypeError(f"must lie in {low:g} to {high:g}{suffix}, got {value:g}")
         return value
     check.__name__ = f"number in {low:g} to {high:g}"
+    return check
+
+
+def between(minimum: int, maximum: int, why: str = ""):
+    """A whole number in ``minimum..maximum``; ``why`` (shown when too large) says where the
+    upper bound comes from."""
+    def check(text: str) -> int:
+        value = integer(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be <= {maximum}{f' ({why})' if why else ''}, got {value}")
+        return value
+    check.__name__ = f"integer in {minimum}..{maximum}"
     return check

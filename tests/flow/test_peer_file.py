@@ -32,7 +32,12 @@ def test_peer_file_gives_a_design_source(tmp_path):
     ("{not json", "is not JSON"),
     ({"top": "peer"}, 'expected an object with "verilog"'),
     ({"verilog": ["rtl/peer.v"], "top": "peer", "cycles_per_block": 1, "speed": 3}, "unknown key 'speed'"),
-    ({"verilog": ["rtl/peer.v"], "top": "peer", "cycles_per_block": 0}, "cycles_per_block must be a whole number >= 1"),
+    ({"verilog": ["rtl/peer.v"], "top": "peer", "cycles_per_block": 0}, r"cycles_per_block must be a whole number in 1\.\.1000000000"),
+    ({"verilog": ["rtl/peer.v"], "top": "peer", "cycles_per_block": 10**400}, "cycles_per_block must be a whole number in"),
+    ({"verilog": ["rtl/peer.v"], "top": "peer", "cycles_per_block": 1, "block_bits": 5000}, "block_bits must be a whole number in 1..4096"),
+    ({"verilog": ["rtl/peer.v"], "top": 7, "cycles_per_block": 1}, "top must be a string"),
+    ({"verilog": [3], "top": "peer", "cycles_per_block": 1}, "verilog must be a file name or a list of them"),
+    ({"verilog": ["rtl/peer.v"], "top": "other", "cycles_per_block": 1}, "no module other in"),
     ({"verilog": ["rtl/peer.v"], "top": "peer"}, "--verilog needs --cycles-per-block"),
     ({"verilog": ["rtl/missing.v"], "top": "peer", "cycles_per_block": 1}, "missing.v"),
 ])

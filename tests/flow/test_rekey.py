@@ -6,6 +6,7 @@ through both ports in 18-bit mode, S-boxes in 9-bit mode), built in context thro
 CLI, then re-keyed through the CLI with its full check (read-back + gate-level
 simulation).  The check itself must be able to fail: the gate-level simulation of the
 netlist with another key's contents is refused, and so is a read-back that differs.
+The module's tests share one cache, so the gate-level model compiles once for all.
 """
 
 import json
@@ -16,8 +17,8 @@ import shutil
 import pytest
 
 from cipherfab.cli import main
-from cipherfab.flow import bram
-from cipherfab.flow.rekey import gate_level_verilog, load_build, simulate
+from cipherfab.flow import bram, gatelevel
+from cipherfab.flow.rekey import load_build
 from cipherfab.generate import generate_verilog
 from cipherfab.registry import resolve
 from cipherfab.errors import CipherfabError
@@ -27,10 +28,22 @@ ARGS = ["aes", "--arch", "key_specific", "--variant", "fixed_round_key_rom"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def module_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("rekey-cache")
+
+
+@pytest.fixture
+def cache_root(module_cache, monkeypatch):
+    """One cache for the module (in place of tests/flow/conftest.py's per test)."""
+    monkeypatch.setenv("CIPHERFAB_CACHE", str(module_cache))
+    return module_cache
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, module_cache):
     root = tmp_path_factory.mktemp("rekey")
     old = os.environ.get("CIPHERFAB_CACHE")
-    os.environ["CIPHERFAB_CACHE"] = str(root / "cache")
+    os.environ["CIPHERFAB_CACHE"] = str(module_cache)
     try:
         assert main(["build", *ARGS, "--key", KEY, "--bitstream", str(root / "b")]) == 0
         yield root / "b"
@@ -39,6 +52,10 @@ def built(tmp_path_factory):
             os.environ.pop("CIPHERFAB_CACHE", None)
         else:
             os.environ["CIPHERFAB_CACHE"] = old
+
+
+def snapshot(folder):
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
 
 
 # --- block-RAM views -------------------------------------------------------------------------
@@ -97,12 +114,16 @@ def test_in_context_build_maps_every_rom_bit(built, capsys):
     assert widths["core.key_schedule.round_key_rom"] == 18 and widths["core.datapath.sub_bytes.rom0"] == 9
     assert sum(len(c["columns"]) for c in m["cells"] if "round_key_rom" in c["memory"]) == 128
     assert m["times"]["synthesize"] > 0 and m["times"]["place_route"] > 0 and m["times"]["pack"] > 0
+    assert bram.read_config((built / "readback.config").read_text())   # the reference of every rekey
+    assert not [p for p in built.parent.iterdir() if p.name.startswith(".")]   # no staging left
 
 
 def test_rekey_writes_checks_and_times(built, tmp_path, capsys):
     key = "000102030405060708090a0b0c0d0e0f"
     out = tmp_path / "new"
+    before = snapshot(built)
     assert main(["rekey", str(built), "--key", key.upper(), "--out", str(out), "--blocks", "200"]) == 0
+    assert snapshot(built) == before      # nothing written into the build
     text = " ".join(capsys.readouterr().out.split())
     assert "block RAMs rewritten" in text and "total" in text and "full rebuild" in text
     assert "200 random blocks equal the reference" in text and "hold the expected words" in text
@@ -119,19 +140,23 @@ def test_rekey_writes_checks_and_times(built, tmp_path, capsys):
     assert word0 == int(key, 16)
 
 
-def test_the_check_fails_on_wrong_contents(built, tmp_path):
+def test_the_check_fails_on_wrong_contents(built, tmp_path, capsys):
     m = load_build(built)
     words = bram.read_config((built / "design.config").read_text())   # the build's key, not this one
     with pytest.raises(CipherfabError, match="differs from the reference"):
-        simulate(gate_level_verilog(built, tmp_path, m, words), m, bytes(16), 50, 1)
+        gatelevel.check(built, m, words, bytes(16), 50, 1)
+    capsys.readouterr()
+    # the same model with the right key's contents: loaded at run time, nothing compiled again
+    assert gatelevel.check(built, m, words, bytes.fromhex(KEY), 50, 1) == "50 random blocks equal the reference"
+    assert "compiling" not in capsys.readouterr().err
     # a read-back that differs outside the key ROMs is refused
     bad = tmp_path / "bad"
     shutil.copytree(built, bad)
     cfg = (bad / "readback.config")
-    if not cfg.exists():   # the build's own read-back: made by its first checked rekey
-        assert main(["rekey", str(bad), "--key", KEY, "--blocks", "1"]) == 0
     cfg.write_text(cfg.read_text().replace(".tile ", ".tile  ", 1) + "\n.tile X\nunknown\n")
     assert main(["rekey", str(bad), "--key", KEY, "--blocks", "1"]) == 2
+    assert "differs from the build outside block RAM" in capsys.readouterr().err
+    assert not (bad / f"rekey-{KEY}").exists()
 
 
 def refusal(capsys, *args):
@@ -155,6 +180,8 @@ def test_refusals(built, tmp_path, capsys):
         m["design"]["variant"] = variant
         (fake / "build.json").write_text(json.dumps(m))
         (fake / "core.v").write_text(core_verilog(variant)[0])
+        for name in ("design.config", "netlist.json", "readback.config"):
+            shutil.copyfile(built / name, fake / name)
         assert why in refusal(capsys, str(fake), "--key", "00" * 16)
     m["cells"] = []
     (fake / "build.json").write_text(json.dumps(m))

@@ -12,7 +12,7 @@ from pathlib import Path
 from .. import __version__
 from .. import cache as cache_layout
 from ..errors import CipherfabError
-from . import cache, parse, record, tools
+from . import cache, parse, paths, record, tools
 from .devices import DEFAULT, Device, get_device
 from .pnr import FREQ_TARGET_MHZ, place_and_route
 from .source import DesignSource
@@ -22,6 +22,7 @@ FLOW_VERSION = 1          # bump when the flow changes what it measures
 ROUTERS = ("router1", "router2")
 DEFAULT_ROUTER = "router1"  # timing-driven; router2 is faster on big designs but not timing-driven
 CLOCK_PORT = "clk"
+SEED_MAX = 2**31 - 1      # nextpnr reads --seed as a C int
 
 
 def _device(device, speed) -> Device:
@@ -105,6 +106,17 @@ def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: b
     return rec
 
 
+def _keep_logs(wd: Path, k: str) -> Path | None:
+    """Copy a failed build's logs under the cache root; None if the cache cannot be written."""
+    kept = cache_layout.failed() / k
+    try:
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
+    except OSError:
+        return None
+    return kept
+
+
 def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1, use_cache: bool = True,
           workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
           timeout: float | None = None) -> dict:
@@ -128,6 +140,14 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
         raise CipherfabError(f"unknown router '{router}': choose router1 or router2")
     if timeout is not None and not timeout > 0:
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
+    if workdir is not None:     # checked and made even when the cache answers
+        workdir = paths.dir_target(workdir, "--workdir")
+        try:
+            workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CipherfabError(f"--workdir {workdir}: cannot make it ({e.strerror or e})") from None
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
                   packages=tools.package_versions(tools_needed(dev)), device=dev.describe(), seed=seed,
                   router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
@@ -138,16 +158,13 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
         else:
             wd = Path(workdir)
-            wd.mkdir(parents=True, exist_ok=True)
         try:
             raw = _measure(source, dev, seed, router, wd, timeout)
         except CipherfabError as e:
             msg = str(e)
             if workdir is None and any(msg.startswith(s) for s in ("synthesis failed", "place failed", "route failed")):
-                kept = cache_layout.failed() / k
-                shutil.rmtree(kept, ignore_errors=True)
-                shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
-                msg += f" (logs in {kept})"
+                kept = _keep_logs(wd, k)
+                msg += f" (logs in {kept})" if kept else ""
             raise CipherfabError(msg, e.exit_code) from None
     raw.update(_provenance(source))
     cache.store(k, raw)

@@ -8,11 +8,16 @@ import math
 from pathlib import Path
 
 from ..errors import CipherfabError
-from ..argtypes import non_negative
-from .devices import DEFAULT, DEVICES, get_device
+from ..argtypes import between
+from . import paths
+from .build import SEED_MAX
+from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
 from .source import DesignSource
 
+#: the rekey check holds its random blocks three times in memory (16 bytes each)
+BLOCKS_MAX = 10_000_000
+CHECK_BLOCKS = 1000
 
 
 def seconds(text: str) -> float:
@@ -38,17 +43,19 @@ def register(subparsers) -> None:
     f = p.add_argument_group("flow")
     f.add_argument("--device", default=DEFAULT, help=f"one of {', '.join(DEVICES)} (default {DEFAULT})")
     f.add_argument("--speed", type=int, help="ECP5 speed grade 6, 7 or 8 (default 8)")
-    f.add_argument("--seed", type=non_negative, default=1, help="placer seed (default 1)")
+    f.add_argument("--seed", type=between(0, SEED_MAX, "nextpnr's seed is a C int"),
+                   help="placer seed (default 1)")
     f.add_argument("--router", choices=("router1", "router2"),
                    help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
     f.add_argument("--json", metavar="FILE", help="write the record to FILE")
     f.add_argument("--no-cache", action="store_true", help="rebuild even if a cached record exists")
-    f.add_argument("--workdir", metavar="DIR", help="keep tool files and logs in DIR")
+    f.add_argument("--workdir", metavar="DIR",
+                   help="keep tool files and logs in DIR (a cached record runs no tools: add --no-cache)")
     f.add_argument("--timeout", type=seconds, metavar="SECONDS", help="limit for each tool run (> 0)")
     f.add_argument("--bitstream", metavar="DIR",
                    help="build in context instead (ECP5): the core behind the shared 8-bit serial I/O "
                         "wrapper, placed on pins, packed to DIR/design.bit; DIR is what "
-                        "'cipherfab rekey' patches")
+                        "'cipherfab rekey' patches (a new or empty folder)")
     p.set_defaults(func=run)
     register_rekey(subparsers)
 
@@ -62,18 +69,27 @@ def register_rekey(subparsers) -> None:
                     "synthesized netlist with the read-back contents against the reference.")
     p.add_argument("build", metavar="BUILD", help="folder of an in-context build")
     p.add_argument("--key", required=True, help="the new key, hex")
-    p.add_argument("--out", metavar="DIR", help="where to write the new design (default BUILD/rekey-KEY)")
-    p.add_argument("--blocks", type=non_negative, default=1000,
-                   help="random blocks for the gate-level check (default 1000)")
+    p.add_argument("--out", metavar="DIR",
+                   help="where to write the new design: a new or empty folder, or an earlier rekey's "
+                        "(replaced); default BUILD/rekey-KEY.  Nothing else is written into BUILD")
+    p.add_argument("--blocks", type=between(1, BLOCKS_MAX, "the check keeps its blocks in memory"),
+                   help=f"random blocks for the gate-level check (default {CHECK_BLOCKS})")
     p.add_argument("--no-check", action="store_true", help="skip the read-back and the simulation")
-    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="limit for each tool run (> 0)")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                   help="limit for each tool run (> 0): ecppack, and with the check ecpunpack and yosys")
     p.set_defaults(func=run_rekey)
 
 
 def run_rekey(args) -> int:
     from .rekey import rekey
-    r = rekey(Path(args.build), args.key, Path(args.out) if args.out else None, check=not args.no_check,
-              blocks=args.blocks)
+    if not args.build.strip():
+        raise CipherfabError("BUILD: empty path")
+    if args.out is not None and not args.out.strip():
+        raise CipherfabError("--out: empty path")
+    if args.no_check and args.blocks is not None:
+        raise CipherfabError("--blocks sets the check's random blocks: it does nothing with --no-check")
+    r = rekey(Path(args.build), args.key, Path(args.out) if args.out is not None else None,
+              check=not args.no_check, blocks=args.blocks or CHECK_BLOCKS, timeout=args.timeout)
     t, b = r["times"], r["rebuild_times"]
     print(f"{r['out']}/design.bit: {r['top']}")
     print(f"rekey: {r['block_rams']} block RAMs rewritten ({len(r['memories'])} memories); "
@@ -169,14 +185,59 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _bitstream(args, device, source) -> int:
+def _check_outputs(args) -> None:
+    """Every path the build will write, before any work (paths: one line per problem)."""
+    if args.bitstream is not None:
+        for flag in ("json", "no_cache", "workdir"):
+            if getattr(args, flag):
+                raise CipherfabError(f"--{flag.replace('_', '-')} does not apply to --bitstream builds "
+                                     "(everything is kept in the --bitstream folder)")
+        if args.verilog:
+            raise CipherfabError("--bitstream needs a generated core (its declared facts name the ports), "
+                                 "not --verilog")
+        paths.dir_target(args.bitstream, "--bitstream", new=True)
+    if args.workdir is not None:
+        paths.dir_target(args.workdir, "--workdir")
+    if args.json is not None:
+        _check_json(args)
+
+
+def _check_json(args) -> None:
+    """``--json FILE``: writable, and none of the build's other paths (the work folder may
+    be the folder it goes in, made by the build)."""
+    if not args.json.strip():
+        raise CipherfabError("--json: empty path")
+    json_path = Path(args.json)
+    if args.workdir is not None and json_path.resolve() == Path(args.workdir).resolve():
+        raise CipherfabError(f"--json {args.json} is the --workdir folder")
+    if args.workdir is not None and json_path.parent.resolve() == Path(args.workdir).resolve() \
+            and not json_path.parent.exists():
+        return      # the build makes the work folder first; its writability is checked above
+    target = paths.file_target(args.json, "--json")
+    if any(Path(v).exists() and Path(v).resolve() == target.resolve() for v in args.verilog or ()):
+        raise CipherfabError(f"--json {args.json} is one of the --verilog files")
+
+
+def _check_flow(args, device: Device) -> None:
+    """Options that do not apply to this device or mode."""
+    if device.synthesis_only:
+        for flag in ("router", "seed"):
+            if getattr(args, flag) is not None:
+                raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
+    if args.bitstream is not None:
+        from .incontext import check_device
+        check_device(device)
+
+
+def _seed(args) -> int:
+    return 1 if args.seed is None else args.seed
+
+
+def _bitstream(args, device) -> int:
     from .incontext import build_bitstream
-    for flag in ("json", "no_cache", "workdir"):
-        if getattr(args, flag):
-            raise CipherfabError(f"--{flag.replace('_', '-')} does not apply to --bitstream builds "
-                                 "(everything is kept in the --bitstream folder)")
+    source = source_from_args(args)
     out = Path(args.bitstream)
-    m = build_bitstream(source, out, device, seed=args.seed, router=args.router or "router1",
+    m = build_bitstream(source, out, device, seed=_seed(args), router=args.router or "router1",
                         timeout=args.timeout)
     t = m["times"]
     util = m["utilisation"]
@@ -192,18 +253,17 @@ def _bitstream(args, device, source) -> int:
 
 
 def run(args) -> int:
+    _check_outputs(args)                          # every path, before any work
     device = get_device(args.device, args.speed)  # bad device/speed: one line before any work
+    _check_flow(args, device)
+    if args.bitstream is not None:
+        return _bitstream(args, device)
     source = source_from_args(args)
-    if args.bitstream:
-        return _bitstream(args, device, source)
     from .build import build
-    rec = build(source, device=device, seed=args.seed, use_cache=not args.no_cache,
+    rec = build(source, device=device, seed=_seed(args), use_cache=not args.no_cache,
                 workdir=args.workdir, router=args.router, timeout=args.timeout)
-    if args.json:
-        try:
-            Path(args.json).write_text(json.dumps(rec, indent=1) + "\n")
-        except OSError as err:
-            raise CipherfabError(f"cannot write {args.json}: {err.strerror or err}") from None
+    if args.json is not None:
+        paths.write_file(Path(args.json), json.dumps(rec, indent=1) + "\n", "--json")
     try:
         from rich.console import Console
         from rich.table import Table

@@ -8,6 +8,9 @@
 // INITVAL layout nextpnr and prjtrellis use: 2048 nine-bit words, INITVAL_i holding 16
 // eighteen-bit words (2-bit padding) = nine-bit words 32*i .. 32*i+31; in the 1/2/4-bit
 // modes eight bits of each nine-bit word are used, in the 9/18-bit modes all nine.
+// INIT_FILE (not a DP16KD parameter, cipherfab's): if set, the contents are read from
+// that file at start-up instead, 2048 nine-bit words in hex as ``.bram_init`` lists them,
+// so one compiled model serves every set of contents (rekey's check of each key).
 module DP16KD(
   input DIA17, DIA16, DIA15, DIA14, DIA13, DIA12, DIA11, DIA10, DIA9, DIA8, DIA7, DIA6, DIA5, DIA4, DIA3, DIA2, DIA1, DIA0,
   input ADA13, ADA12, ADA11, ADA10, ADA9, ADA8, ADA7, ADA6, ADA5, ADA4, ADA3, ADA2, ADA1, ADA0,
@@ -35,6 +38,7 @@ module DP16KD(
   parameter GSR = "ENABLED";
   parameter WID = 0;
   parameter INIT_DATA = "STATIC";
+  parameter INIT_FILE = "";
   parameter INITVAL_00 = 320'h0; parameter INITVAL_01 = 320'h0; parameter INITVAL_02 = 320'h0; parameter INITVAL_03 = 320'h0;
   parameter INITVAL_04 = 320'h0; parameter INITVAL_05 = 320'h0; parameter INITVAL_06 = 320'h0; parameter INITVAL_07 = 320'h0;
   parameter INITVAL_08 = 320'h0; parameter INITVAL_09 = 320'h0; parameter INITVAL_0A = 320'h0; parameter INITVAL_0B = 320'h0;
@@ -55,6 +59,8 @@ module DP16KD(
   // the contents as the 64 INITVAL rows; nine-bit word w is row w / 32, 18-bit slot (w % 32) / 2,
   // half w % 2 (each slot 20 bits wide)
   reg [319:0] rows [0:63];
+  reg [8:0] init_words [0:2047];
+  integer w;
   initial begin
     rows[8'h00] = INITVAL_00; rows[8'h01] = INITVAL_01; rows[8'h02] = INITVAL_02; rows[8'h03] = INITVAL_03;
     rows[8'h04] = INITVAL_04; rows[8'h05] = INITVAL_05; rows[8'h06] = INITVAL_06; rows[8'h07] = INITVAL_07;
@@ -72,6 +78,11 @@ module DP16KD(
     rows[8'h34] = INITVAL_34; rows[8'h35] = INITVAL_35; rows[8'h36] = INITVAL_36; rows[8'h37] = INITVAL_37;
     rows[8'h38] = INITVAL_38; rows[8'h39] = INITVAL_39; rows[8'h3A] = INITVAL_3A; rows[8'h3B] = INITVAL_3B;
     rows[8'h3C] = INITVAL_3C; rows[8'h3D] = INITVAL_3D; rows[8'h3E] = INITVAL_3E; rows[8'h3F] = INITVAL_3F;
+    if (INIT_FILE != "") begin
+      $readmemh(INIT_FILE, init_words);
+      for (w = 0; w < 2048; w = w + 1)
+        rows[w / 32][20 * ((w % 32) / 2) + 9 * (w % 2) +: 9] = init_words[w];
+    end
   end
 
   // bit b of word a in a data-width-w mode: its place in the flat space of 2048 nine-bit words

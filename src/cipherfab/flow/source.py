@@ -36,8 +36,25 @@ class DesignSource:
         return hashlib.sha256(self.verilog.encode()).hexdigest()
 
     def label(self) -> str:
-        """A short name for tables: the design parameters that vary, in order."""
+        """A short name for tables: :func:`point_label` of the design, or ``TOP (external)``."""
         d = self.design
         if d.get("external"):
             return f"{self.top} (external)"
-        return "-".join(str(v) for v in d.values())
+        return point_label(d)
+
+
+def point_label(params: dict) -> str:
+    """The one label of a generated design point: its values in order, each quiet default
+    left out (``aes-iterative-128-encrypt-rom``), as its top-module name and generate's
+    header leave them out.  A point the registry does not know is labelled by all its values."""
+    from ..errors import CipherfabError
+    from ..registry import get_cipher
+    shown = dict(params)
+    try:
+        arch = get_cipher(shown["cipher"]).arch(shown["arch"])
+    except (KeyError, TypeError, CipherfabError):
+        arch = None
+    for p in arch.params if arch else ():
+        if p.quiet_default and shown.get(p.name, p.default) == p.default:
+            shown.pop(p.name, None)
+    return "-".join(str(v) for v in shown.values()) or "design"

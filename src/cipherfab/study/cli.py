@@ -16,7 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
-from ..argtypes import at_most, count, scheduler_address
+from ..argtypes import between, count, scheduler_address
 from ..errors import CipherfabError
 from ..flow.external import add_external_arguments, external_source
 from .studies import STUDIES, get_study
@@ -59,8 +59,8 @@ def _folder(text: str) -> str:
 
 def _jobs():
     cpus = os.cpu_count() or 1
-    return at_most(1, JOBS_PER_CPU * cpus, f" ({JOBS_PER_CPU} per CPU, {cpus} here; "
-                                            "for more use --scheduler)")
+    return between(1, JOBS_PER_CPU * cpus, f"{JOBS_PER_CPU} per CPU, {cpus} here; "
+                                           "for more use --scheduler")
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -80,7 +80,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                         "extra: pip install 'cipherfab[cluster]')")
     p.add_argument("--seeds", type=_seeds, metavar="1,2",
                    help=f"placer seeds, 0 to {MAX_SEED} (default: the study's)")
-    p.add_argument("--keys", type=at_most(1, MAX_KEYS, " (paper 004 used 100)"), metavar="N",
+    p.add_argument("--keys", type=between(1, MAX_KEYS, "paper 004 used 100"), metavar="N",
                    help="random keys per variant, for key studies (key-specific: default 100; 5 for "
                         "a quick run)")
     p.add_argument("--device", metavar="NAME", help="target device (default: the study's, e.g. ecp5-85k)")
