@@ -2,7 +2,7 @@
 
 Every tool that needs a generated core (``generate``, ``sim``, ``verify``,
 ``build``, ``study``) goes through :func:`make_core`, :func:`generate_verilog`
-or :func:`design_source`; the parameters are checked by the registry and the
+or :func:`cipherfab.flow.source.design_source`; the parameters are checked by the registry and the
 cycle facts are read from the core's declared :class:`~cipherfab.hw.info.CoreInfo`.
 """
 
@@ -18,12 +18,11 @@ from pathlib import Path
 from . import __version__
 from .argtypes import integer
 from .errors import CipherfabError, MissingTool
-from .flow.source import DesignSource
 from .hw.accelerator import DEFAULT_DEPTH
 from .hw.axis import WIDTHS
-from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, part_prefixes, to_verilog
+from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, to_verilog
 from .hw.info import CoreInfo, info_of
-from .registry import CoreParams, add_core_arguments, params_from_args, resolve
+from .registry import CoreParams, add_core_arguments, params_from_args
 
 
 def make_core(params: CoreParams):
@@ -105,19 +104,6 @@ def sidecar(params: CoreParams, info: CoreInfo, verilog: str) -> dict:
             "verilog_sha256": hashlib.sha256(verilog.encode()).hexdigest(), **info.as_json()}
 
 
-def design_source(cipher: str, *, arch: str | None = None, **values) -> DesignSource:
-    """The generated core as something the flow builds (study points call this)."""
-    params = resolve(cipher, arch, **values)
-    text, info, seconds = generate_verilog(params)
-    return DesignSource(
-        verilog=text, top=params.top, design=params.as_dict(),
-        cycles_per_block_ecb=info.cycles_per_block,
-        cycles_per_block_cbc=info.cycles_per_block_feedback,
-        latency=info.latency, key_setup_cycles=info.key_setup_cycles,
-        block_bits=info.block_bits, parts=part_prefixes(params.top, info.parts),
-        elaborate_seconds=seconds, info=info.as_json())
-
-
 # --- command line ---
 
 def register(subparsers) -> None:
@@ -169,7 +155,7 @@ def system_shape(params: CoreParams, width: int | None, depth: int | None,
     block's size (at most 128 bits), a depth not given the default.  Checked against the
     core's declaration and the device's block RAM before anything is elaborated; a refusal
     names the option (``options``: the width's and the depth's)."""
-    from .hw.system import depth_problem
+    from .hw.fifo_budget import depth_problem
     info = declaration(params)
     if info.clocks:
         raise CipherfabError(f"{params.top} also has {', '.join(c + '_clk' for c in info.clocks)}: "

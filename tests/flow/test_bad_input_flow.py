@@ -349,7 +349,7 @@ def test_one_label_for_a_point():
     """Item 14: build records labelled the default point ...-rom-load; generate's header and
     the studies say ...-rom.  One function now labels them all."""
     from cipherfab.flow.source import point_label
-    from cipherfab.generate import design_source
+    from cipherfab.flow.source import design_source
     from cipherfab.study.runner import point_label as study_label
     src = design_source("aes", arch="iterative", sbox="rom")
     assert src.label() == point_label(src.design) == "aes-iterative-128-encrypt-rom"

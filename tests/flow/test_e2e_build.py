@@ -8,7 +8,7 @@ on an ECP5-25F, and the record and the console output are checked.
 import json
 
 from cipherfab.cli import main
-from cipherfab.generate import design_source
+from cipherfab.flow.source import design_source
 
 
 def test_build_aes128_rom_on_ecp5_25k(tmp_path, capsys):

@@ -11,7 +11,8 @@ import pytest
 
 from cipherfab.cli import main
 from cipherfab.errors import CipherfabError
-from cipherfab.generate import design_source, generate_verilog
+from cipherfab.flow.source import design_source
+from cipherfab.generate import generate_verilog
 from cipherfab.hw.info import CoreAnnotation
 from cipherfab.registry import all_points, resolve
 

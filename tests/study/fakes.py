@@ -1,4 +1,4 @@
-"""Test stand-ins for ``cipherfab.generate.design_source`` and ``cipherfab.flow.build``.
+"""Test stand-ins for ``cipherfab.flow.source.design_source`` and ``cipherfab.flow.build``.
 
 They produce records of the same shape as the real flow, with deterministic,
 invented numbers, in milliseconds, to test the sweep/report machinery without

@@ -7,6 +7,7 @@ import pytest
 
 from cipherfab.errors import CipherfabError
 from cipherfab.study import cli as study_cli
+from cipherfab import readme as markers_file
 from cipherfab.study import readme as R
 from cipherfab.study import runner
 from cipherfab.study.studies import Study
@@ -80,19 +81,19 @@ def test_cached_rows_are_marked(tmp_path):
 def test_find_readme_and_markers(tmp_path):
     readme = _repo(tmp_path, markers=False)
     (tmp_path / "src" / "deep").mkdir(parents=True)
-    assert R.find_readme(tmp_path / "src" / "deep") == readme
+    assert markers_file.find_readme(tmp_path / "src" / "deep") == readme
     with pytest.raises(CipherfabError) as e:
-        R.check_markers(readme, "t")
+        markers_file.check_markers(readme, "t")
     assert str(e.value) == (f"--update-readme: {readme} has no '<!-- results:t:begin -->' ... "
                             "'<!-- results:t:end -->' markers; add them where the results belong")
     readme.write_text("<!-- results:t:end -->\n<!-- results:t:begin -->\n")
     with pytest.raises(CipherfabError, match="exactly one"):
-        R.check_markers(readme, "t")
+        markers_file.check_markers(readme, "t")
     lone = tmp_path / "elsewhere"
     lone.mkdir()
     (tmp_path / "pyproject.toml").unlink()
     with pytest.raises(CipherfabError, match="no README.md at a repository root"):
-        R.find_readme(lone)
+        markers_file.find_readme(lone)
 
 
 @pytest.fixture

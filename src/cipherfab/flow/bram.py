@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import CipherfabError
 
@@ -265,3 +266,22 @@ def write_config(text: str, data: dict[int, list[int]]) -> str:
                 i += 1
             out += [" ".join(f"{x:03x}" for x in words[k:k + 8]) + "\n" for k in range(0, len(words), 8)]
     return "".join(out)
+
+
+def write_contents(src_dir: Path, manifest: dict, contents: dict[str, list[int]], src: str,
+                   dst: str, dst_dir: Path | None = None) -> dict[int, list[int]]:
+    """Copy config ``src`` to ``dst`` with each mapped block RAM holding ``contents``;
+    return the new words by ``WID``."""
+    try:
+        text = (src_dir / src).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CipherfabError(f"cannot read {src_dir / src}: {getattr(e, 'strerror', None) or e}") from None
+    data = read_config(text)
+    new: dict[int, list[int]] = {}
+    for cell in manifest["cells"]:
+        if cell["wid"] not in data:
+            raise CipherfabError(f"config {src} has no block RAM {cell['wid']} ({cell['cell']})")
+        words = new.setdefault(cell["wid"], list(data[cell["wid"]]))
+        fill(words, cell, contents[cell["memory"]])
+    ((dst_dir or src_dir) / dst).write_text(write_config(text, new))
+    return new

@@ -109,7 +109,7 @@ def _generated(args) -> DesignSource:
     for name in OPTIONS:
         if getattr(args, name, None) is not None:
             raise CipherfabError(f"--{name.replace('_', '-')} applies to external cores (--verilog)")
-    from ..generate import design_source
+    from .source import design_source
     from ..registry import params_from_args
     p = params_from_args(args)
     return design_source(p.cipher, arch=p.arch, **dict(p.values))

@@ -177,9 +177,8 @@ def _build_in(wd: Path, source: DesignSource, design_v: str, mems, probe, dev: D
         "cells": mapped, "times": times,
     }
     # the real contents in place of the probe: the same step as a re-keying
-    from .rekey import write_contents
     t0 = time.perf_counter()
-    write_contents(wd, manifest, {m.path: m.words for m in mems}, "probe.config", "design.config")
+    bram.write_contents(wd, manifest, {m.path: m.words for m in mems}, "probe.config", "design.config")
     times["contents"] = round(time.perf_counter() - t0, 3)
     res = _run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], wd,
                "ecppack.log", timeout, "ecppack")

@@ -42,25 +42,6 @@ from .incontext import MANIFEST, READBACK
 CHECK_BLOCKS = 1000
 
 
-def write_contents(src_dir: Path, manifest: dict, contents: dict[str, list[int]], src: str,
-                   dst: str, dst_dir: Path | None = None) -> dict[int, list[int]]:
-    """Copy config ``src`` to ``dst`` with each mapped block RAM holding ``contents``;
-    return the new words by ``WID``."""
-    try:
-        text = (src_dir / src).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CipherfabError(f"cannot read {src_dir / src}: {getattr(e, 'strerror', None) or e}") from None
-    data = bram.read_config(text)
-    new: dict[int, list[int]] = {}
-    for cell in manifest["cells"]:
-        if cell["wid"] not in data:
-            raise CipherfabError(f"config {src} has no block RAM {cell['wid']} ({cell['cell']})")
-        words = new.setdefault(cell["wid"], list(data[cell["wid"]]))
-        bram.fill(words, cell, contents[cell["memory"]])
-    ((dst_dir or src_dir) / dst).write_text(bram.write_config(text, new))
-    return new
-
-
 def load_build(build: Path) -> dict:
     """The build's manifest, checked to hold what re-keying reads."""
     path = build / MANIFEST
@@ -217,7 +198,7 @@ def rekey(build: Path, key: str, out: Path | None = None, check: bool = True, bl
     verilog, contents, elab = new_design(build, manifest, params)
     with paths.staged(out, "rekey") as wd:
         t0 = time.perf_counter()
-        expected = write_contents(build, manifest, contents, "design.config", "design.config", wd)
+        expected = bram.write_contents(build, manifest, contents, "design.config", "design.config", wd)
         patch = time.perf_counter() - t0
         res = tools.run("yowasp-ecppack", ["--input", "design.config", "--bit", "design.bit"], wd,
                         "ecppack.log", timeout)

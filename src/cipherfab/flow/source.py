@@ -58,3 +58,19 @@ def point_label(params: dict) -> str:
         if p.quiet_default and shown.get(p.name, p.default) == p.default:
             shown.pop(p.name, None)
     return "-".join(str(v) for v in shown.values()) or "design"
+
+
+def design_source(cipher: str, *, arch: str | None = None, **values) -> DesignSource:
+    """The generated core as something the flow builds (study points call this)."""
+    from ..generate import generate_verilog
+    from ..hw.export import part_prefixes
+    from ..registry import resolve
+    params = resolve(cipher, arch, **values)
+    text, info, seconds = generate_verilog(params)
+    return DesignSource(
+        verilog=text, top=params.top, design=params.as_dict(),
+        cycles_per_block_ecb=info.cycles_per_block,
+        cycles_per_block_cbc=info.cycles_per_block_feedback,
+        latency=info.latency, key_setup_cycles=info.key_setup_cycles,
+        block_bits=info.block_bits, parts=part_prefixes(params.top, info.parts),
+        elaborate_seconds=seconds, info=info.as_json())

@@ -48,7 +48,7 @@ class Accelerator(wiring.Component):
         if info.clocks:          # the mode engine, made at elaboration, would refuse it only then
             raise ValueError(f"the accelerator drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
-        from .system import depth_problem
+        from .fifo_budget import depth_problem
         problem = depth_problem(info.block_bits, depth)
         if problem:
             raise ValueError(f"FIFO depth {depth}: {problem}")

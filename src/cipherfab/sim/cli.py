@@ -111,7 +111,7 @@ def _core(args):
     if missing:
         raise CipherfabError(f"an external core needs --verilog FILE... --top NAME --info JSON "
                              f"(missing {', '.join(missing)})")
-    from ..flow.external import read_verilog
+    from ..verilog_files import read_verilog
     from ..hw.info import load_info
     from .engine import ExternalCore
     info = load_info(args.info)

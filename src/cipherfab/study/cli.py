@@ -16,7 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
-from ..argtypes import between, count, scheduler_address
+from ..argtypes import between, scheduler_address
 from ..errors import CipherfabError
 from ..flow.external import add_external_arguments, external_source
 from .studies import STUDIES, get_study
@@ -134,7 +134,7 @@ def _checked_inputs(args, study):
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
     if args.scheduler:
-        from .runner import require_distributed
+        from ..cluster import require_distributed
         require_distributed()       # the cluster extra, named in one line if it is missing
     from ..flow.external import peer_source
     from .runner import Point
@@ -142,7 +142,7 @@ def _checked_inputs(args, study):
     peers = [peer_source(f) for f in (args.peer or [])]
     readme = None
     if args.update_readme:
-        from .readme import check_markers, find_readme
+        from ..readme import check_markers, find_readme
         readme = find_readme()
         check_markers(readme, study.name)
     externals = [Point.external(source, source.design.get("label"))

@@ -123,7 +123,7 @@ def measure_rekey(key_list: list[str], device: str, console=None) -> list[dict]:
     from ..flow.devices import get_device
     from ..flow.incontext import build_bitstream
     from ..flow.rekey import rekey
-    from ..generate import design_source
+    from ..flow.source import design_source
     out = []
     if len(key_list) < 2:
         return out

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from ..errors import CipherfabError
-from ..readme import check_markers, find_readme, markers, replace_section  # noqa: F401 - the CLI's
+from ..readme import check_markers, replace_section
 from .report import CACHED_MARK, fmt, stat_cell
 
 PLOT = "throughput_vs_lut4.png"

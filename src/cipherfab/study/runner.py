@@ -1,7 +1,7 @@
 """Sweeps: design points x placer seeds, on a local process pool or a Dask cluster.
 
 A *point* is either a set of keyword arguments for
-``cipherfab.generate.design_source`` or a ready :class:`DesignSource` (an
+``cipherfab.flow.source.design_source`` or a ready :class:`DesignSource` (an
 external core).  Every (point, seed) pair is one *job*, run in a worker
 process: generate the design (for generator points), then build it with the
 build function.  A job never raises: a failure becomes a record with
@@ -11,7 +11,7 @@ The build and generator functions are parameters (a callable that pickles by
 reference, or a ``"module:attribute"`` string resolved in the worker), so the
 runner works with the real flow and with test stand-ins (tests/study/fakes.py):
 the defaults are ``cipherfab.flow:build_or_failure`` (falling back to
-``cipherfab.flow:build``) and ``cipherfab.generate:design_source``.
+``cipherfab.flow:build``) and ``cipherfab.flow.source:design_source``.
 
 On Dask, every worker must have cipherfab (and the tools) installed; start
 workers with one thread each (``dask worker ADDR --nthreads 1 --nworkers N``),
@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from ..cluster import DaskCluster, require_distributed  # noqa: F401 - re-exported for the CLI
+from ..cluster import DaskCluster
 from ..errors import CipherfabError
 from ..flow.source import DesignSource
 
 DEFAULT_BUILD = "cipherfab.flow:build_or_failure"
-DEFAULT_SOURCE = "cipherfab.generate:design_source"
+DEFAULT_SOURCE = "cipherfab.flow.source:design_source"
 
 #: record sections whose numeric leaves are aggregated over seeds
 AGGREGATED_SECTIONS = ("area", "timing", "performance", "times")

@@ -1,0 +1,69 @@
+"""Layers point one way: each part of the package imports only parts below it, and no two
+modules import each other (function-level imports included)."""
+
+import ast
+from pathlib import Path
+
+import cipherfab
+
+PKG = Path(cipherfab.__file__).parent
+
+#: each part and the parts it may import (the registry finds the ciphers it lists, and the
+#: ciphers declare themselves with it: that pair is the one plug-in loop)
+ALLOWED = {
+    "errors": set(), "argtypes": set(), "cache": set(), "lint": {"errors"}, "cluster": {"errors"},
+    "readme": {"errors"}, "verilog_files": {"errors"},
+    "registry": {"errors", "argtypes", "ciphers"},
+    "hw": {"errors", "registry"},
+    "ciphers": {"errors", "registry", "hw"},
+    "generate": {"errors", "argtypes", "registry", "hw", "lint"},
+    "vectors": {"errors", "registry"},
+    "sim": {"errors", "argtypes", "cache", "registry", "hw", "lint", "generate", "vectors", "cluster",
+            "readme", "verilog_files"},
+    "flow": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files"},
+    "host": {"errors", "argtypes", "registry", "hw", "generate", "sim"},
+    "study": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "flow", "host",
+              "cluster", "readme", "cli"},
+}
+
+
+def _module(f: Path) -> str:
+    parts = list(f.relative_to(PKG.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    out = {}
+    for f in PKG.rglob("*.py"):
+        mod = _module(f)
+        base = mod.split(".") if f.name == "__init__.py" else mod.split(".")[:-1]
+        targets = out.setdefault(mod, set())
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                name = ".".join(base[:len(base) - node.level + 1] + [node.module or ""]).strip(".") \
+                    if node.level else (node.module or "")
+                if name.startswith("cipherfab"):      # `from . import x` imports x, not the package
+                    targets |= ({name} if node.module else set()) | {f"{name}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names if a.name.startswith("cipherfab")}
+    return out
+
+
+def _part(name: str) -> str:
+    return name.split(".")[1] if "." in name else name
+
+
+def test_parts_import_only_parts_below_them():
+    wrong = sorted(f"{m} imports {t}" for m, ts in _imports().items() for t in ts
+                   if _part(m) in ALLOWED and _part(t) in ALLOWED
+                   and _part(t) != _part(m) and _part(t) not in ALLOWED[_part(m)])
+    assert not wrong, wrong
+
+
+def test_no_two_modules_import_each_other():
+    imports = _imports()
+    modules = set(imports)
+    edges = {m: {t for t in ts if t in modules and t != m} for m, ts in imports.items()}
+    loops = sorted(f"{a} <-> {b}" for a in edges for b in edges[a] if a in edges.get(b, ())
+                   and a < b and not {_part(a), _part(b)} <= {"registry", "ciphers"})
+    assert not loops, loops
