@@ -37,6 +37,12 @@ def test_declared_parts_that_exist_pass():
     check_parts(VERILOG, "t", {"key_schedule": "key_schedule", "f": "datapath", "round": "datapath"})
 
 
+def test_a_part_whose_name_starts_another_submodule_is_refused():
+    text = VERILOG + "module \\t.core.key (clk);\nendmodule\n"
+    with pytest.raises(CipherfabError, match="part 'key', whose name also starts submodule key_schedule"):
+        check_parts(text, "t", {"key": "key_schedule"})
+
+
 def test_a_part_naming_no_submodule_is_refused():
     with pytest.raises(CipherfabError, match="t declares the part 'key', but its hierarchy has no "
                                              "submodule key"):

@@ -122,13 +122,18 @@ def part_matches(prefix: str, module: str) -> bool:
 
 def check_parts(verilog_text: str, top: str, parts: dict[str, str]) -> None:
     """Refuse a declaration whose ``parts`` name a submodule the exported hierarchy lacks
-    (the area split would silently count it as "unassigned")."""
+    (the area split would silently count it as "unassigned"), or whose name starts another
+    submodule's (the flow matches module-name prefixes: it would count that one as the part)."""
     modules = re.findall(r"^module \\?(\S+?)\s*\(", verilog_text, re.M)
     for prefix in part_prefixes(top, parts):
+        name = prefix[len(top) + len(".core."):]
         if not any(part_matches(prefix, m) for m in modules):
-            name = prefix[len(top) + len(".core."):]
             raise CipherfabError(f"{top} declares the part {name!r}, but its hierarchy has no "
                                  f"submodule {name} (or {name}1, {name}2, ...)")
+        other = next((m for m in modules if m.startswith(prefix) and not part_matches(prefix, m)), None)
+        if other:    # the flow splits area by module-name prefix: it would count that one too
+            raise CipherfabError(f"{top} declares the part {name!r}, whose name also starts "
+                                 f"submodule {other[len(top) + len('.core.'):]}: rename one of them")
 
 
 def to_verilog(core: wiring.Component, top: str, header: str,
