@@ -240,6 +240,7 @@ def _run(args) -> int:
         seconds = time.perf_counter() - t0
         what = f"{top}: the system around {params.top}"
     else:
+        _check_outputs(args, params.top)
         try:
             text, info, seconds = generate_verilog(params)
         except MissingTool as e:      # lint is a check: the Verilog is the same without it

@@ -46,6 +46,15 @@ CASES = [
     (["sim", "aes", "--random", "5", "--arch", "nope"], "--arch 'nope' is not supported"),
     (["sim", "rot13", "--random", "5"], "rot13"),
     (["sim", "aes", "--random", "5", "--key-clock-period", "2"], "no key clock"),
+    # generate (a core; the system's cases are in tests/host/test_bad_input_host.py)
+    (["generate", "aes", "-o", "/dev/null/x.v"], "cannot write /dev/null/x.v: /dev/null is not a directory"),
+    (["generate", "aes", "-o", "/proc/x.v"], "cannot write /proc/x.v"),
+    (["generate", "aes", "-o", "{tmp}/empty"], "it is a directory"),
+    (["generate", "aes", "-o", "{tmp}/nowhere/x.v"], "no directory"),
+    (["generate", "aes", "-o", "{tmp}/x.json"], "name the Verilog file"),
+    (["generate", "aes", "--fusesoc", "{tmp}/file.txt"], "not a directory"),
+    (["generate", "aes", "--fusesoc", "{tmp}/f", "-o", "x.v"], "drop -o"),
+    (["generate", "aes", "--axis-width", "32"], "go with --system"),
     # verify
     (["verify"], "nothing to verify"),
     (["verify", "aes", "--vectors-dir", "{tmp}/empty"], "lacks aes/KAT_AES/"),
