@@ -42,6 +42,8 @@ built AES-128 encryption).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
@@ -220,9 +222,13 @@ class KeySpecificPipelinedAES(PipelinedAES):
 
     def declare(self, info: CoreInfo) -> CoreInfo:
         params = {k: v for k, v in info.params.items() if k != "keys"}   # fixed, built in
-        return info.with_built_in_key("key_specific_pipeline",
+        info = info.with_built_in_key("key_specific_pipeline",
                                       {**params, "variant": self.variant, "key": self.key_hex},
                                       self.key_hex, f"pl_{self.variant}")
+        if self.variant == "fixed_key":
+            return info
+        # only fixed_key keeps the round-key registers; the others have no key-schedule part
+        return replace(info, parts={k: v for k, v in info.parts.items() if k != "round_keys"})
 
     def _round_key_registers(self, m: Module):
         if self.variant == "fixed_key":   # the generic registers, loaded once from the constant
