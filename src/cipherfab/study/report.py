@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..errors import CipherfabError
 from . import papers
 from .plots import lookup_stat, write_plots
 from .studies import device_note
@@ -714,6 +715,7 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
 
 def write_report(results: dict, folder: str | Path) -> list[Path]:
     """Write the PNG plots, report.md and report.html into ``folder``; return their paths."""
+    papers.tables()  # a broken papers data file stops us here, before any file is written
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     plots = write_plots(results, folder)
@@ -743,7 +745,12 @@ def main(argv: list[str] | None = None) -> int:
             and isinstance(results.get("aggregates"), list)):
         print(f"{path} is not a study's results.json (no study and aggregates)", file=sys.stderr)
         return 2
-    for f in write_report(results, path.parent):
+    try:
+        written = write_report(results, path.parent)
+    except CipherfabError as e:
+        print(e, file=sys.stderr)
+        return e.exit_code
+    for f in written:
         print(f)
     return 0
 
