@@ -218,3 +218,20 @@ def test_the_report_stops_on_broken_paper_data_before_writing(data_copy, tmp_pat
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "papers data 002.toml: missing from" in err[0]
     assert sorted(p.name for p in out.iterdir()) == ["results.json"]
+
+
+def test_every_published_number_a_study_names_is_in_the_data():
+    """The report skips a paper table or row it cannot find, so a label edited in a data file
+    would silently drop it from a report: every name the studies use must resolve."""
+    from cipherfab.study.studies import STUDIES
+    for study in STUDIES.values():
+        for sel in study.published:
+            for row in sel.rows or ([] if sel.table == "text" else [0]):
+                assert P.get_row(sel.paper, sel.table, row), (study.name, sel)
+        for r in study.ratios:
+            if r.paper:
+                for row in (r.paper_num, r.paper_den):
+                    assert r.key in P.get_row(r.paper, r.table, row)["values"], (study.name, r)
+        for r in study.rankings:
+            have = [name for name in r.names if P.value(r.paper, r.table, name, r.key) is not None]
+            assert len(have) >= 2, (study.name, r.finding)
