@@ -122,3 +122,116 @@ def test_non_verbatim_cells_still_match_the_numbers_in_the_text():
                 assert src.rows[0].cells[i] == cell
     text = (PAPER_DIR / P.P001).read_text()
     assert "$144 \\times 16 = 2304$" in text and "$42 \\times 16 = 672$" in text
+
+
+# ------------------------------------------------------------------------- the data files
+
+from cipherfab.errors import CipherfabError  # noqa: E402
+from cipherfab.study import paper_files  # noqa: E402
+
+
+def test_every_paper_has_its_data_file_with_the_index_title():
+    files = paper_files.read_all()
+    assert [f["short"] for f in files] == list(paper_files.PAPER_FILES)
+    for f in files:
+        assert P.PAPERS[f["id"]]["title"] == f["title"]
+    if PAPER_DIR.is_dir():
+        for f in files:
+            assert f["title"] in (PAPER_DIR / f["id"]).read_text()[:2000], f["id"]
+
+
+# (file, text replaced, its replacement, what the one-line error must say)
+BAD_DATA = [
+    ("004.toml", 'rows = [', 'rows = [[', "004.toml: not valid TOML"),
+    ("001.toml", 'note = "Synthesis estimate (FPGA Express 3.6.1), not',
+     'ntoe = "Synthesis estimate (FPGA Express 3.6.1), not', "001.toml, Table 1: unknown key 'ntoe'"),
+    ("004.toml", '["original", "108.", "449", "10", "73.7", "858."]',
+     '["original", "108.", "449", "10", "73.7"]',
+     "004.toml, Table 1, row 2, 'original': 4 cells after the label for 5 columns"),
+    ("004.toml", '["original", "108.", "449",', '["original", "108.", 449,',
+     "004.toml, Table 1, row 2: cell 449 is not printed text"),
+    ("002.toml", 'caption = "Area and Memory Usage Comparisons of AES-128 Implementations"\n', '',
+     "002.toml, Table 3: missing 'caption'"),
+    ("003.toml", 'id = "003_fdeedb538389ae39.txt"', 'id = "004_fdeedb538389ae39.txt"',
+     "003.toml, [paper]: id '004_fdeedb538389ae39.txt' is not paper 003's file name"),
+    ("002.toml", 'table = "Table 2"', 'table = "Table 1"', "002.toml, Table 1: two tables named"),
+    ("004.toml", 'printed = "23040"', 'printed = "23041"',
+     "004.toml, text 'XC2V4000 capacity': printed '23041' does not occur in its quote"),
+    ("001.toml", 'parsed = [2304, 672, 5.8]', 'parsed = [2304, 672]',
+     "001.toml, Table 1, row 1, 'γ': 'parsed' must be 3 numbers, one per cell"),
+    ("001.toml", 'verbatim = false, parsed', 'verbatim = "no", parsed',
+     "001.toml, Table 1, row 1: 'verbatim' is 'no', not true/false"),
+]
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for f in paper_files.DATA_DIR.glob("*.toml"):
+        (folder / f.name).write_bytes(f.read_bytes())
+    return folder
+
+
+def _one_line_error(folder) -> str:
+    with pytest.raises(CipherfabError) as e:
+        paper_files.read_all(folder)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("papers data ")
+    return msg
+
+
+@pytest.mark.parametrize("file, old, new, needle", BAD_DATA)
+def test_a_malformed_data_file_is_one_line_naming_file_and_entry(data_copy, file, old, new, needle):
+    text = (data_copy / file).read_text()
+    assert old in text  # the case still edits what it means to
+    (data_copy / file).write_text(text.replace(old, new, 1))
+    assert needle in _one_line_error(data_copy)
+
+
+def test_a_row_without_any_device_is_refused(data_copy):
+    text = (data_copy / "004.toml").read_text()
+    (data_copy / "004.toml").write_text(text.replace('device = "XC2V4000-FF1252-4 (Virtex-II)"\n', "", 1))
+    assert "004.toml, Table 1, row 1, 'original (w/o BlockRAM)': no device" in _one_line_error(data_copy)
+
+
+def test_a_missing_or_unknown_data_file_is_refused(data_copy):
+    (data_copy / "005.toml").write_text((data_copy / "004.toml").read_text())
+    assert "005.toml: not one of the papers 000, 001, 002, 003, 004" in _one_line_error(data_copy)
+    (data_copy / "005.toml").unlink()
+    (data_copy / "003.toml").unlink()
+    assert f"003.toml: missing from {data_copy}" in _one_line_error(data_copy)
+
+
+def test_the_report_stops_on_broken_paper_data_before_writing(data_copy, tmp_path, monkeypatch, capsys):
+    from cipherfab.study import report
+    (data_copy / "002.toml").unlink()
+    monkeypatch.setattr(paper_files, "DATA_DIR", data_copy)
+    P._data.cache_clear()
+    try:
+        out = tmp_path / "r"
+        out.mkdir()
+        (out / "results.json").write_text(json.dumps({"study": {"name": "x"}, "aggregates": []}))
+        assert report.main([str(out / "results.json")]) == 2
+    finally:
+        P._data.cache_clear()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "papers data 002.toml: missing from" in err[0]
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"]
+
+
+def test_every_published_number_a_study_names_is_in_the_data():
+    """The report skips a paper table or row it cannot find, so a label edited in a data file
+    would silently drop it from a report: every name the studies use must resolve."""
+    from cipherfab.study.studies import STUDIES
+    for study in STUDIES.values():
+        for sel in study.published:
+            for row in sel.rows or ([] if sel.table == "text" else [0]):
+                assert P.get_row(sel.paper, sel.table, row), (study.name, sel)
+        for r in study.ratios:
+            if r.paper:
+                for row in (r.paper_num, r.paper_den):
+                    assert r.key in P.get_row(r.paper, r.table, row)["values"], (study.name, r)
+        for r in study.rankings:
+            have = [name for name in r.names if P.value(r.paper, r.table, name, r.key) is not None]
+            assert len(have) >= 2, (study.name, r.finding)

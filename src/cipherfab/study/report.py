@@ -1,7 +1,9 @@
 """report.md and report.html from a study's results.json, with the papers' numbers alongside.
 
-Both formats are rendered from one document model (headings, paragraphs, tables,
-images), so they always say the same thing.  The HTML is self-contained (plots
+This module decides what a report says: it builds one :class:`~.document.Doc`
+(headings, paragraphs, tables, images) from the results, and :mod:`.document`
+renders that one document to Markdown and to HTML through two Jinja2 templates, so
+the two formats always say the same thing.  The HTML is self-contained (plots
 embedded as data URIs) and also links the PNG files written beside it.
 
 Regenerate a report without rebuilding:  ``python -m cipherfab.study.report reports/quick/results.json``
@@ -9,132 +11,16 @@ Regenerate a report without rebuilding:  ``python -m cipherfab.study.report repo
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from ..errors import CipherfabError
 from . import papers
+from .document import Doc, render_html, render_md  # noqa: F401  (Doc, render_md: the plug-ins' API)
 from .plots import lookup_stat, write_plots
 from .studies import device_note
-
-# ------------------------------------------------------------------------- document model
-
-
-class Doc:
-    def __init__(self):
-        self.blocks: list[tuple[str, Any]] = []
-
-    def h(self, level: int, text: str):
-        self.blocks.append(("h", (level, text)))
-
-    def p(self, text: str):
-        self.blocks.append(("p", text))
-
-    def code(self, text: str):
-        self.blocks.append(("code", text))
-
-    def ul(self, items: list[str]):
-        self.blocks.append(("ul", items))
-
-    def table(self, headers: list[str], rows: list[list[str]], caption: str = "",
-              notes: list[str] | None = None, align: list[str] | None = None):
-        self.blocks.append(("table", {"headers": headers, "rows": rows, "caption": caption,
-                                      "notes": notes or [], "align": align}))
-
-    def img(self, file: str, title: str, caption: str):
-        self.blocks.append(("img", {"file": file, "title": title, "caption": caption}))
-
-
-def _md_cell(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def render_md(doc: Doc) -> str:
-    out: list[str] = []
-    for kind, b in doc.blocks:
-        if kind == "h":
-            out += ["#" * b[0] + " " + b[1], ""]
-        elif kind == "p":
-            out += [b, ""]
-        elif kind == "code":
-            out += ["```", b, "```", ""]
-        elif kind == "ul":
-            out += [f"- {i}" for i in b] + [""]
-        elif kind == "table":
-            if b["caption"]:
-                out += [f"**{b['caption']}**", ""]
-            aligns = b["align"] or ["l"] + ["r"] * (len(b["headers"]) - 1)
-            out.append("| " + " | ".join(_md_cell(h) for h in b["headers"]) + " |")
-            out.append("|" + "|".join("---:" if a == "r" else "---" for a in aligns) + "|")
-            for r in b["rows"]:
-                out.append("| " + " | ".join(_md_cell(c) for c in r) + " |")
-            out.append("")
-            for n in b["notes"]:
-                out += [f"> {n}", ""]
-        elif kind == "img":
-            out += [f"![{b['title']}]({b['file']})", "", f"*{b['caption']}*", ""]
-    return "\n".join(out).rstrip() + "\n"
-
-
-_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1200px;
-margin:2em auto;padding:0 1em;color:#222;line-height:1.4}
-table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
-th,td{border:1px solid #ccc;padding:3px 7px;vertical-align:top}
-th{background:#f0f0f0}td.r{text-align:right;font-variant-numeric:tabular-nums}
-caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
-pre{background:#f6f6f6;padding:.6em;overflow-x:auto}
-blockquote{color:#555;border-left:3px solid #ccc;margin:.3em 0;padding-left:.8em;font-size:.9em}
-figure{margin:1em 0}figcaption{font-size:.9em;color:#444}img{max-width:100%}
-"""
-
-
-def render_html(doc: Doc, folder: Path | None = None, title: str = "study report") -> str:
-    e = html.escape
-    out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
-           f"<title>{e(title)}</title><style>{_CSS}</style></head><body>"]
-    for kind, b in doc.blocks:
-        if kind == "h":
-            out.append(f"<h{b[0]}>{e(b[1])}</h{b[0]}>")
-        elif kind == "p":
-            out.append(f"<p>{_inline(b)}</p>")
-        elif kind == "code":
-            out.append(f"<pre><code>{e(b)}</code></pre>")
-        elif kind == "ul":
-            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in b) + "</ul>")
-        elif kind == "table":
-            aligns = b["align"] or ["l"] + ["r"] * (len(b["headers"]) - 1)
-            out.append("<table>")
-            if b["caption"]:
-                out.append(f"<caption>{e(b['caption'])}</caption>")
-            out.append("<tr>" + "".join(f"<th>{e(str(h))}</th>" for h in b["headers"]) + "</tr>")
-            for r in b["rows"]:
-                out.append("<tr>" + "".join(
-                    f"<td class='{'r' if a == 'r' else 'l'}'>{e(str(c))}</td>"
-                    for c, a in zip(r, aligns)) + "</tr>")
-            out.append("</table>")
-            for n in b["notes"]:
-                out.append(f"<blockquote>{_inline(n)}</blockquote>")
-        elif kind == "img":
-            src = b["file"]
-            if folder is not None and (Path(folder) / b["file"]).exists():
-                data = base64.b64encode((Path(folder) / b["file"]).read_bytes()).decode()
-                src = f"data:image/png;base64,{data}"
-            out.append(f"<figure><img src='{src}' alt='{e(b['title'])}'>"
-                       f"<figcaption>{e(b['caption'])} (<a href='{e(b['file'])}'>{e(b['file'])}"
-                       f"</a>)</figcaption></figure>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
-
-
-def _inline(text: str) -> str:
-    """Escape, then turn `code` spans into <code>."""
-    parts = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
-
 
 # ------------------------------------------------------------------------------ formatting
 
@@ -714,6 +600,7 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
 
 def write_report(results: dict, folder: str | Path) -> list[Path]:
     """Write the PNG plots, report.md and report.html into ``folder``; return their paths."""
+    papers.tables()  # a broken papers data file stops us here, before any file is written
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     plots = write_plots(results, folder)
@@ -743,7 +630,12 @@ def main(argv: list[str] | None = None) -> int:
             and isinstance(results.get("aggregates"), list)):
         print(f"{path} is not a study's results.json (no study and aggregates)", file=sys.stderr)
         return 2
-    for f in write_report(results, path.parent):
+    try:
+        written = write_report(results, path.parent)
+    except CipherfabError as e:
+        print(e, file=sys.stderr)
+        return e.exit_code
+    for f in written:
         print(f)
     return 0
 
