@@ -129,6 +129,9 @@ def _checked_inputs(args, study):
     update or None)."""
     _check_files(args.verilog, "--verilog")
     _check_files(args.peer, "--peer")
+    from . import papers
+    papers.tables()        # the published numbers the report needs: a broken file is refused now,
+                           # not after the builds (their results would be lost with the report)
     if args.device is not None:
         _check_device(args.device)
     if args.jobs and args.scheduler:
