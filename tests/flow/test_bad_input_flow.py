@@ -12,6 +12,7 @@ bad work folder, the wrapper's refusal after elaboration, and the one label.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -29,15 +30,22 @@ OTHER = "000102030405060708090a0b0c0d0e0f"
 REKEYED = ("aes", "key_specific", "fixed_round_key_rom")
 
 
-def fake_build(folder: Path, key: str = KEY, **manifest_changes) -> Path:
-    """An in-context build as ``build --bitstream`` leaves it, without running a tool: the
-    real core and manifest, one block RAM mapped, a config holding it, stand-in netlist and
-    bitstream.  Enough for every check of ``rekey`` and for re-keying with tools faked."""
+@functools.lru_cache(maxsize=None)
+def generated(key: str):
+    """(params, Verilog, CoreInfo) of the re-keyable core for ``key``, elaborated once."""
     from cipherfab.generate import generate_verilog
     from cipherfab.registry import resolve
     cipher, arch, variant = REKEYED
     params = resolve(cipher, arch, variant=variant, key=key)
     verilog, info, _ = generate_verilog(params)
+    return params, verilog, info
+
+
+def fake_build(folder: Path, key: str = KEY, **manifest_changes) -> Path:
+    """An in-context build as ``build --bitstream`` leaves it, without running a tool: the
+    real core and manifest, one block RAM mapped, a config holding it, stand-in netlist and
+    bitstream.  Enough for every check of ``rekey`` and for re-keying with tools faked."""
+    params, verilog, info = generated(key)
     folder.mkdir(parents=True)
     cell = {"cell": "ram0", "wid": 3, "width": 9, "memory": "core.datapath.sub_bytes.rom0", "base": 0,
             "depth": 2048, "columns": {str(j): j for j in range(8)}}

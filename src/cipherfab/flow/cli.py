@@ -72,7 +72,7 @@ def register_rekey(subparsers) -> None:
     p.add_argument("--out", metavar="DIR",
                    help="where to write the new design: a new or empty folder, or an earlier rekey's "
                         "(replaced); default BUILD/rekey-KEY.  Nothing else is written into BUILD")
-    p.add_argument("--blocks", type=between(1, BLOCKS_MAX, "the check keeps its blocks in memory"),
+    p.add_argument("--blocks", type=between(1, BLOCKS_MAX, "the check keeps its blocks in memory"), metavar="N",
                    help=f"random blocks for the gate-level check (default {CHECK_BLOCKS})")
     p.add_argument("--no-check", action="store_true", help="skip the read-back and the simulation")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS",

@@ -141,7 +141,8 @@ def _remove(made: list[Path]) -> None:
 def _keep_failed(stage: Path, kind: str, name: str) -> Path | None:
     """Move a failed run's staged files under the cache's ``failed/``; None if that fails."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    kept = cache_layout.failed() / f"{kind}-{name}-{stamp}-{secrets.token_hex(2)}"
+    label = name if name.startswith(kind) else f"{kind}-{name}"
+    kept = cache_layout.failed() / f"{label}-{stamp}-{secrets.token_hex(2)}"
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(stage), str(kept))
