@@ -209,8 +209,11 @@ class _Local:
 
     def __init__(self, jobs: int):
         self.slots = max(1, jobs)
+        # the forkserver listens on a socket in the temporary folder: a long $TMPDIR overflows
+        # AF_UNIX's 107 bytes ("path too long"), so then the workers are spawned instead
+        method = "forkserver" if len(tempfile.gettempdir()) <= 60 else "spawn"
         try:
-            ctx = multiprocessing.get_context("forkserver")
+            ctx = multiprocessing.get_context(method)
         except ValueError:
             ctx = None
         self.work = tempfile.mkdtemp(prefix="cipherfab-study-")
