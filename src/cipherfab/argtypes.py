@@ -49,12 +49,17 @@ def clock_ratio(text: str) -> float:
     return value
 
 
-def non_negative_number(text: str) -> float:
-    """A finite number >= 0 (a budget or a limit): nan, inf and negatives are refused."""
+def _number(text: str) -> float:
+    """``text`` as a float (``1_000`` reads), or argparse's one-line refusal."""
     try:
-        value = float(text.replace("_", ""))
+        return float(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number >= 0 (a budget or a limit): nan, inf and negatives are refused."""
+    value = _number(text)
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
     return value
@@ -110,14 +115,10 @@ def real_between(low: float, high: float, unit: str = ""):
     """A finite number in [low, high] (an argparse type): ``nan``, ``inf`` and values out of
     range are refused here, before they reach arithmetic that would turn them into a
     traceback (``round(nan)``) or a silently wrong result."""
-    import math
     suffix = f" {unit}" if unit else ""
 
     def check(text: str) -> float:
-        try:
-            value = float(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+        value = _number(text)
         if not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
         if not low <= value <= high:
