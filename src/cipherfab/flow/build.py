@@ -13,8 +13,9 @@ from pathlib import Path
 from .. import __version__
 from .. import cache as cache_layout
 from ..errors import CipherfabError
-from . import cache, parse, paths, record, tools, worst_paths
+from . import cache, parse, record, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
+from .paths import dir_target
 from .pnr import FREQ_TARGET_MHZ, place_and_route
 from .source import DesignSource
 from .synth import keep_patterns, synthesize
@@ -177,7 +178,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
     check_paths(paths, dev)
     if workdir is not None:     # checked and made even when the cache answers
-        workdir = paths.dir_target(workdir, "--workdir")
+        workdir = dir_target(workdir, "--workdir")
         try:
             workdir.mkdir(parents=True, exist_ok=True)
         except OSError as e:

@@ -20,7 +20,7 @@ A flip-flop is named by the register it holds (:meth:`Where.register`): in the
 synthesized netlist its output bit has every name the design gave that signal
 (``y1_r0``, and the S-box's output port ``y``); the one the cell was named after is
 taken (``y1_r0_TRELLIS_FF_Q_3`` holds ``y1_r0``) unless it is an anonymous ``$signal``,
-else the plainest.
+else the plainest (:meth:`Where._names_of_bits`).
 """
 
 from __future__ import annotations
@@ -91,13 +91,17 @@ class Where:
         return part, ".".join([part, *names[root:]])
 
     def _names_of_bits(self, module: str) -> dict:
-        """bit -> [(name, index, width, offset)] of ``module``'s nets, built once per module."""
+        """bit -> [(name, index, width, rank)] of ``module``'s nets, built once per module; the
+        lowest rank is the plainest name: not made up by synthesis, not hidden, no ``$``, not
+        a port (a port is another name for a register inside), then the shortest."""
         if module not in self._aliases:
             index: dict = {}
+            ports = self.modules.get(module, {}).get("ports", {})
             for name, net in self.modules.get(module, {}).get("netnames", {}).items():
                 bits = net.get("bits", [])
+                rank = (bool(MADE_UP.search(name)), net.get("hide_name", 0), "$" in name, name in ports, len(name))
                 for i, bit in enumerate(bits):
-                    index.setdefault(bit, []).append((name, i, len(bits), net.get("hide_name", 0)))
+                    index.setdefault(bit, []).append((name, i, len(bits), rank))
             self._aliases[module] = index
         return self._aliases[module]
 
@@ -114,6 +118,5 @@ class Where:
             return None
         m = _FF_CELL.fullmatch(local)
         own = [n for n in names if m and n[0] == m.group(1) and not n[0].lstrip("\\").startswith("$")]
-        name, i, width, _ = own[0] if own else min(
-            names, key=lambda n: (bool(MADE_UP.search(n[0])), n[3], "$" in n[0], len(n[0])))
+        name, i, width, _ = own[0] if own else min(names, key=lambda n: n[3])
         return (f"{inst}." if inst else "") + name + (f"[{i}]" if width > 1 else "")

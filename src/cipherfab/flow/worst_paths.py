@@ -134,3 +134,13 @@ def analyse(workdir: Path, top: str, parts: dict[str, str], generated: bool, clo
     fanout = Counter(arc.src for arc in timing.net_arcs)
     paths = sta.worst_paths(timing, n, lambda cell, pin: _same_clock(net.net(cell, pin), clock))
     return [describe(p, timing, net, where, fanout) for p in paths]
+
+
+def without_hops(record: dict) -> dict:
+    """``record`` with its worst paths kept as summaries (no ``hops``): what a study's
+    results.json keeps, a few hundred bytes a path instead of several kilobytes."""
+    paths = (record.get("timing") or {}).get("worst_paths")
+    if not paths:
+        return record
+    kept = [{k: v for k, v in p.items() if k != "hops"} for p in paths]
+    return {**record, "timing": {**record["timing"], "worst_paths": kept}}
