@@ -166,6 +166,11 @@ def test_a_path_is_described_with_parts_levels_and_hops():
     assert text[0] == "#1  1.370 ns = 0.570 logic + 0.800 routing (58%), 1 LUT levels"
     assert text[3] == "    crosses      control > datapath > control"
     assert text[4] == "    slowest net  core.dp.l1_out: 0.500 ns, fanout 2"
+    assert text[5] == "    most sinks   core.dp.l1_out: 0.500 ns, fanout 2"
+    select = {"hops": [{"net": "a", "routing_ns": 1.0, "fanout": 1}, {"net": "sel", "routing_ns": 0.2, "fanout": 400},
+                       {"cell": "end"}]}
+    assert show_paths.lines([{**p, **select}])[4:6] == ["    slowest net  a: 1.000 ns, fanout 1",
+                                                        "    most sinks   sel: 0.200 ns, fanout 400"]
     rec = {"timing": {"clock": "clk", "fmax_mhz": 1000 / 1.37, "worst_paths": [p]}}
     assert show_paths.worst_line(rec["timing"]) == "1.370 ns, 1 LUT levels, 58% routing: control > datapath > control"
     assert "the worst, 1.370 ns, against nextpnr's critical path 1000/Fmax = 1.370 ns" in show_paths.check_line(rec["timing"])

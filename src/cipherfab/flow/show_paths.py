@@ -2,19 +2,20 @@
 
 A block reads as the signal goes: where the time goes (total, logic and routing ns, LUT
 levels), the register it leaves and the register (and input pin) it reaches with their
-parts, the parts it crosses, and the slowest net with its fanout (the usual culprit when
-routing dominates: a control signal driving hundreds of sinks).  Blocks rather than one
+parts, the parts it crosses, the slowest net and the net with the most sinks (the usual
+culprit when routing dominates: a select or enable driving hundreds of sinks).  Blocks rather than one
 wide table, because nextpnr's cell and net names run to 100 characters and more.
 """
 
 from __future__ import annotations
 
 
-def _slowest_net(path: dict) -> str:
+def _net(path: dict, key: str) -> str:
+    """The path's net with the largest ``key`` (routing_ns or fanout), with both."""
     nets = [h for h in path.get("hops", []) if h.get("net") is not None]
     if not nets:
         return "-"
-    h = max(nets, key=lambda h: h["routing_ns"])
+    h = max(nets, key=lambda h: h[key])
     return f"{h['net']}: {h['routing_ns']:.3f} ns, fanout {h['fanout']}"
 
 
@@ -37,7 +38,8 @@ def lines(paths: list[dict]) -> list[str]:
                 f"    from         {s['register']}  [{s['where']}]",
                 f"    to           {e['register']}, pin {e['pin']}  [{e['where']}]",
                 f"    crosses      {' > '.join(p['crosses'])}",
-                f"    slowest net  {_slowest_net(p)}"]
+                f"    slowest net  {_net(p, 'routing_ns')}",
+                f"    most sinks   {_net(p, 'fanout')}"]
     return out
 
 
