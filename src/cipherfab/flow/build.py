@@ -142,7 +142,7 @@ def _keep_logs(wd: Path, k: str) -> Path | None:
     kept = cache_layout.failed() / k
     try:
         shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
+        shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin", "*.sdf"))
     except OSError:
         return None
     return kept

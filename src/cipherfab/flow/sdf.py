@@ -57,24 +57,6 @@ def unescape(name: str) -> str:
     return re.sub(r"\\(.)", r"\1", name)
 
 
-def _tree(text: str) -> list:
-    """The S-expression as nested lists of strings (atoms still escaped)."""
-    stack: list[list] = [[]]
-    for tok in _TOKEN.findall(text):
-        if tok == "(":
-            stack.append([])
-        elif tok == ")":
-            if len(stack) < 2:
-                raise CipherfabError("SDF: unbalanced ')'")
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(tok)
-    if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
-        raise CipherfabError("SDF: not one balanced (DELAYFILE ...) expression")
-    return stack[0][0]
-
-
 def _scale_ns(timescale: list) -> float:
     """ns per SDF time unit: ``(TIMESCALE 1ps)`` or ``(TIMESCALE 1 ps)`` -> 0.001."""
     m = re.fullmatch(r"([\d.]+)\s*([a-z]+)", "".join(timescale[1:]))
@@ -113,45 +95,71 @@ def _split(atom: str, divider: str) -> tuple[str, str]:
             return unescape(atom[:i]), unescape(atom[i + 1:])
 
 
-def _cell(block: list, t: Timing, scale: float, divider: str) -> None:
-    entries = {e[0]: e for e in block[1:] if isinstance(e, list) and e}
-    ctype = entries.get("CELLTYPE", [None, '""'])[1].strip('"')
-    inst = entries.get("INSTANCE", ["INSTANCE"])
-    name = unescape(inst[1]) if len(inst) > 1 else ""
-    if name:
-        t.cell_types[name] = ctype
-    for delay in (e for e in block[1:] if isinstance(e, list) and e and e[0] == "DELAY"):
-        for kind in delay[1:]:
-            for arc in kind[1:]:
-                if arc[0] == "IOPATH":
-                    (src, clocked), (dst, _) = _pin(arc[1]), _pin(arc[2])
-                    t.cell_arcs.append(Arc((name, src), (name, dst), _value(arc[3:], scale),
-                                           "launch" if clocked else "cell"))
-                elif arc[0] == "INTERCONNECT":
-                    t.net_arcs.append(Arc(_split(arc[1], divider), _split(arc[2], divider),
-                                          _value(arc[3:], scale), "net"))
-    for check in (e for e in block[1:] if isinstance(e, list) and e and e[0] == "TIMINGCHECK"):
-        for c in check[1:]:
-            if c[0] in ("SETUPHOLD", "SETUP"):
-                pin, _ = _pin(c[1])
-                clock, _ = _pin(c[2])
-                key = (name, pin)
-                t.setup_ns[key] = max(t.setup_ns.get(key, 0.0), _value(c[3:4], scale))
-                t.clock_pins[key] = clock
+class _Reader:
+    """Reads the S-expression token by token, handling each arc, check and cell name as its
+    list closes and keeping no list longer than that: a routed design's SDF runs to tens of
+    megabytes, and the whole tree would hold every token at once."""
+
+    #: lists whose contents were handled already: dropped instead of kept in their parent
+    HANDLED = frozenset({"CELL", "DELAY", "ABSOLUTE", "INCREMENT", "TIMINGCHECK", "IOPATH",
+                         "INTERCONNECT", "SETUPHOLD", "SETUP", "HOLD", "CELLTYPE", "INSTANCE"})
+
+    def __init__(self):
+        self.t = Timing()
+        self.scale, self.divider, self.cell, self.cell_type = 1.0, "/", "", ""
+
+    def closed(self, item: list) -> bool:
+        """Handle a list that just closed; True if it is to be dropped."""
+        head = item[0] if item and isinstance(item[0], str) else None
+        if head == "TIMESCALE":
+            self.scale = _scale_ns(item)
+        elif head == "DIVIDER" and len(item) > 1:
+            self.divider = item[1]
+        elif head == "CELLTYPE":
+            self.cell_type = item[1].strip('"') if len(item) > 1 else ""
+        elif head == "INSTANCE":
+            self.cell = unescape(item[1]) if len(item) > 1 else ""
+            if self.cell:
+                self.t.cell_types[self.cell] = self.cell_type
+        elif head == "IOPATH":
+            (src, clocked), (dst, _) = _pin(item[1]), _pin(item[2])
+            self.t.cell_arcs.append(Arc((self.cell, src), (self.cell, dst), _value(item[3:], self.scale),
+                                        "launch" if clocked else "cell"))
+        elif head == "INTERCONNECT":
+            self.t.net_arcs.append(Arc(_split(item[1], self.divider), _split(item[2], self.divider),
+                                       _value(item[3:], self.scale), "net"))
+        elif head in ("SETUPHOLD", "SETUP"):
+            key, (clock, _) = (self.cell, _pin(item[1])[0]), _pin(item[2])
+            self.t.setup_ns[key] = max(self.t.setup_ns.get(key, 0.0), _value(item[3:4], self.scale))
+            self.t.clock_pins[key] = clock
+        return head in self.HANDLED
+
+    def read(self, text: str) -> Timing:
+        stack: list[list] = [[]]
+        for m in _TOKEN.finditer(text):
+            tok = m.group()
+            if tok == "(":
+                stack.append([])
+            elif tok == ")":
+                if len(stack) < 2:
+                    raise CipherfabError("SDF: unbalanced ')'")
+                done = stack.pop()
+                if not self.closed(done):
+                    stack[-1].append(done)
+            else:
+                if len(stack) == 2 and not stack[1] and tok != "DELAYFILE":
+                    raise CipherfabError("SDF: the file does not start with (DELAYFILE")
+                stack[-1].append(tok)
+        if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
+            raise CipherfabError("SDF: not one balanced (DELAYFILE ...) expression")
+        if stack[0][0][:1] != ["DELAYFILE"]:
+            raise CipherfabError("SDF: the file does not start with (DELAYFILE")
+        return self.t
 
 
 def parse(text: str) -> Timing:
     """The arcs and checks of one SDF file's text."""
-    tree = _tree(text)
-    if not tree or tree[0] != "DELAYFILE":
-        raise CipherfabError("SDF: the file does not start with (DELAYFILE")
-    head = {e[0]: e for e in tree[1:] if isinstance(e, list) and e and e[0] != "CELL"}
-    scale = _scale_ns(head["TIMESCALE"]) if "TIMESCALE" in head else 1.0
-    divider = head["DIVIDER"][1] if "DIVIDER" in head and len(head["DIVIDER"]) > 1 else "/"
-    t = Timing()
-    for block in tree[1:]:
-        if isinstance(block, list) and block and block[0] == "CELL":
-            _cell(block, t, scale, divider)
+    t = _Reader().read(text)
     clocks: dict[str, set] = {}
     for (cell, _), clock in t.clock_pins.items():
         clocks.setdefault(t.cell_types.get(cell, ""), set()).add(clock)
