@@ -186,6 +186,10 @@ def test_a_study_shows_the_parts_of_each_seeds_worst_path():
                            rec("a", ["key_schedule", "control"], 9, 2.0),
                            rec("b", ["datapath"], 3), rec("b", ["control", "datapath"], 4),
                            {"status": "ok", "study_point": "c", "timing": {}},
+                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": [{}]}},
+                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": "x"}},
+                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": [
+                               {"parts": ["datapath"], "lut_levels": "7", "routing_ns": 1, "delay_ns": 2}]}},
                            {"status": "failed", "study_point": "d"}]}
     worst = limiting.worst_paths(results)
     assert set(worst) == {"a", "b"}

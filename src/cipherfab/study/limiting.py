@@ -5,7 +5,8 @@ A build record on ECP5 carries its worst register-to-register paths
 the worst path of each placer seed: the parts it crosses (in order of first appearance,
 ``key_schedule > control``), its LUT levels and its routing share.  Seeds may disagree;
 each distinct answer is shown with its number of seeds.  Records without paths (other
-devices, results from before paths were analysed) give nothing, shown as a dash.
+devices, results from before paths were analysed, a hand-edited file) give nothing, shown
+as a dash.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ DASH = "–"
 
 
 def _worst(record: dict) -> dict | None:
+    """The record's worst path, or None (not measured, or not in the shape the flow writes)."""
     paths = (record.get("timing") or {}).get("worst_paths")
-    return paths[0] if paths else None
+    p = paths[0] if isinstance(paths, list) and paths else None
+    numbers = isinstance(p, dict) and all(isinstance(p.get(k), (int, float)) and not isinstance(p.get(k), bool)
+                                          for k in ("delay_ns", "routing_ns", "lut_levels"))
+    return p if numbers and isinstance(p.get("parts"), list) else None
 
 
 def _parts(path: dict) -> str:
