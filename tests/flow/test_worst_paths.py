@@ -1,6 +1,7 @@
 """The worst-path analysis on small hand-written inputs: the SDF reader, the timing analysis,
-the parts a cell belongs to, the record's summaries and their text.  The real builds in
-test_flow_build.py and test_e2e_build.py check it against nextpnr's own critical path."""
+the parts a cell belongs to, the record's summaries and their text, and cached records.
+The real builds in test_flow_build.py and test_e2e_build.py check it against nextpnr's own
+critical path."""
 
 import importlib
 
@@ -10,7 +11,6 @@ from cipherfab.errors import CipherfabError
 from cipherfab.flow import sdf, sta, show_paths
 from cipherfab.flow.where import Where
 from cipherfab.flow.worst_paths import describe, without_hops, Netlist
-from cipherfab.study import limiting
 
 # Two registers r1, r2 (clock clk) feed a LUT l1 whose output reaches r3 (clk) directly and
 # through a second LUT l2; r3's DI and CE are both checked.  A register k1 on another clock
@@ -176,27 +176,6 @@ def test_a_path_is_described_with_parts_levels_and_hops():
     assert "the worst, 1.370 ns, against nextpnr's critical path 1000/Fmax = 1.370 ns" in show_paths.check_line(rec["timing"])
     assert "hops" not in without_hops(rec)["timing"]["worst_paths"][0] and "hops" in p
     assert show_paths.worst_line({"clock": "clk"}) is None     # a record from before paths
-
-
-def test_a_study_shows_the_parts_of_each_seeds_worst_path():
-    def rec(point, parts, levels, routing=3.0):
-        return {"status": "ok", "study_point": point, "timing": {"worst_paths": [
-            {"parts": parts, "lut_levels": levels, "routing_ns": routing, "delay_ns": 4.0}]}}
-    results = {"records": [rec("a", ["key_schedule", "control", "key_schedule"], 8),
-                           rec("a", ["key_schedule", "control"], 9, 2.0),
-                           rec("b", ["datapath"], 3), rec("b", ["control", "datapath"], 4),
-                           {"status": "ok", "study_point": "c", "timing": {}},
-                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": [{}]}},
-                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": "x"}},
-                           {"status": "ok", "study_point": "c", "timing": {"worst_paths": [
-                               {"parts": ["datapath"], "lut_levels": "7", "routing_ns": 1, "delay_ns": 2}]}},
-                           {"status": "failed", "study_point": "d"}]}
-    worst = limiting.worst_paths(results)
-    assert set(worst) == {"a", "b"}
-    assert limiting.parts_cell(worst["a"]) == "key_schedule > control"
-    assert limiting.parts_cell(worst["b"]) == "datapath (1/2); control > datapath (1/2)"
-    assert limiting.levels_cell(worst["a"]) == "8–9" and limiting.routing_cell(worst["a"]) == "50–75"
-    assert limiting.parts_cell([]) == limiting.levels_cell([]) == limiting.routing_cell([]) == "–"
 
 
 def test_a_cached_record_from_before_paths_is_rebuilt_only_when_paths_are_asked_for(monkeypatch):
