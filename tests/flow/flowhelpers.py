@@ -31,3 +31,27 @@ TINY_V = """module tiny(input clk, input [3:0] a, output reg [7:0] q);
   always @(posedge clk) begin acc <= acc + {4'd0, a}; q <= acc ^ {a, a}; end
 endmodule
 """
+
+
+def check_worst_paths(rec, parts, n=3):
+    """The worst paths of an ECP5 record against nextpnr's own critical path (1000/Fmax and
+    its logic/routing split, printed to 2 decimals) and against themselves."""
+    import pytest
+    t = rec["timing"]
+    paths = t["worst_paths"]
+    assert len(paths) == n
+    worst = paths[0]
+    assert worst["delay_ns"] == pytest.approx(1000 / t["fmax_mhz"], abs=0.002)
+    assert worst["logic_ns"] == pytest.approx(t["critical_path_logic_ns"], abs=0.006)
+    assert worst["routing_ns"] == pytest.approx(t["critical_path_routing_ns"], abs=0.006)
+    assert [p["delay_ns"] for p in paths] == sorted((p["delay_ns"] for p in paths), reverse=True)
+    assert len({p["end"]["cell"] for p in paths}) == n
+    for p in paths:
+        hops = p["hops"]
+        assert sum(h["logic_ns"] + h.get("routing_ns", 0) for h in hops) == pytest.approx(p["delay_ns"], abs=0.01)
+        assert sum(h.get("routing_ns", 0) for h in hops) == pytest.approx(p["routing_ns"], abs=0.01)
+        assert hops[0]["from"].startswith("CLK") and hops[-1]["from"] == p["end"]["pin"]
+        assert "net" not in hops[-1] and all(h["net"] and h["fanout"] >= 1 for h in hops[:-1])
+        assert 0 <= p["lut_levels"] <= len(hops) - 2
+        assert set(p["parts"]) <= set(parts) and p["parts"][0] == p["start"]["part"]
+        assert all(w.split(".")[0] in parts for w in p["crosses"])

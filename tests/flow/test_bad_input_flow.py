@@ -138,6 +138,17 @@ TABLE = [
     (["build", "aes", "--timeout", "nan"], "argument --timeout: must be > 0 seconds, got nan"),
     (["build", "aes", "--timeout", "inf"], "argument --timeout: must be > 0 seconds, got inf"),
     (["build", "aes", "--timeout", "1e999"], "argument --timeout: must be > 0 seconds"),
+    # --- build: worst paths -------------------------------------------------------------------------
+    (["build", "aes", "--paths", "0"], "argument --paths: must be >= 1, got 0"),
+    (["build", "aes", "--paths", "-2"], "argument --paths: must be >= 1, got -2"),
+    (["build", "aes", "--paths", "21"], "argument --paths: must be <= 20 (a build keeps that many), got 21"),
+    (["build", "aes", "--paths", "three"], "argument --paths: invalid integer 'three'"),
+    (["build", "aes", "--paths", ""], "argument --paths: invalid integer ''"),
+    (["build", "aes", "--paths", "2.5"], "argument --paths: invalid integer '2.5'"),
+    (["build", "aes", "--device", "xc7", "--paths", "3"], "--paths applies to place and route: xc7 is synthesis only"),
+    (["build", "aes", "--device", "ice40-up5k", "--paths", "3"],
+     "--paths applies to ECP5 builds (it reads nextpnr-ecp5's routed delays), not ice40-up5k"),
+    (["build", "aes", "--bitstream", "new", "--paths", "3"], "--paths does not apply to --bitstream builds"),
     # --- build: core options ------------------------------------------------------------------------
     (["build", "aes", "--stages", "9", "--arch", "interleaved"], "--stages 9 is not supported"),
     (["build", "aes", "--key-bits", "-128"], "--key-bits -128 is not supported"),

@@ -9,12 +9,13 @@ import json
 
 from cipherfab.cli import main
 from cipherfab.flow.source import design_source
+from flowhelpers import check_worst_paths
 
 
 def test_build_aes128_rom_on_ecp5_25k(tmp_path, capsys):
     out = tmp_path / "aes.json"
     assert main(["build", "aes", "--key-bits", "128", "--direction", "encrypt", "--sbox", "rom",
-                 "--device", "ecp5-25k", "--json", str(out)]) == 0
+                 "--device", "ecp5-25k", "--paths", "2", "--json", str(out)]) == 0
     rec = json.loads(out.read_text())
     assert rec["status"] == "ok" and rec["cached"] is False and rec["times_source"] == "this run"
     assert rec["device"]["name"] == "ecp5-25k" and rec["device"]["part"] == "LFE5U-25F"
@@ -33,6 +34,7 @@ def test_build_aes128_rom_on_ecp5_25k(tmp_path, capsys):
     for stage in ("elaborate", "synthesize", "place", "route", "total"):
         assert rec["times"][stage] > 0
 
+    check_worst_paths(rec, {"key_schedule", "datapath", "control"}, n=2)
     text = " ".join(capsys.readouterr().out.split())
     assert "aes-iterative-128-encrypt-rom" in text and "LFE5U-25F" in text
     assert "area by part" in text
@@ -41,3 +43,8 @@ def test_build_aes128_rom_on_ecp5_25k(tmp_path, capsys):
     assert f"key setup 1 cycle ({p['key_setup_ns']:.1f} ns at Fmax)" in text
     assert "latency 11 cycles; cycles/block ECB 10, CBC 11" in text
     assert f"Fmax {t['fmax_mhz']:.1f} MHz" in text
+    worst = rec["timing"]["worst_paths"][0]
+    assert (f"the worst, {worst['delay_ns']:.3f} ns, against nextpnr's critical path 1000/Fmax = "
+            f"{1000 / t['fmax_mhz']:.3f} ns") in text
+    assert f"#1 {worst['delay_ns']:.3f} ns = {worst['logic_ns']:.3f} logic" in text and "#2 " in text and "#3 " not in text
+    assert f"crosses {' > '.join(worst['crosses'])}" in text

@@ -9,7 +9,7 @@ import pytest
 
 from cipherfab.errors import CipherfabError
 from cipherfab.flow import build, build_or_failure, tools
-from flowhelpers import mini_source
+from flowhelpers import check_worst_paths, mini_source
 
 SECTIONS = {"status", "cached", "label", "design", "top", "verilog_sha256", "device", "seed", "router",
             "area", "timing", "performance", "times", "tools", "flow", "cipherfab_version"}
@@ -40,13 +40,14 @@ def check_consistent(rec, src):
     assert p["mbps_per_lut4"] == pytest.approx(p["throughput_ecb_mbps"] / a["lut4"], rel=1e-3)
     assert p["mbps_per_ebr"] == pytest.approx(p["throughput_ecb_mbps"] / a["ebr"], rel=1e-3)
     assert p["slices_per_gbps"] == pytest.approx(a["slices"] / (p["throughput_ecb_mbps"] / 1000), rel=1e-3)
-    for stage in ("synthesize", "place", "route"):
+    for stage in ("synthesize", "place", "route", "paths"):
         assert s[stage] > 0
     assert s["pack"] is None and s["elaborate"] == 0.25
     assert s["total"] == pytest.approx(sum(v for k, v in s.items() if k != "total" and v), abs=0.01)
     assert rec["tools"]["yosys"].startswith("Yosys ") and "nextpnr" in rec["tools"]["nextpnr"]
     assert rec["device"]["part"] == "LFE5U-85F" and rec["device"]["speed"] == 8
     assert rec["verilog_sha256"] == src.verilog_sha256 and rec["design"] == src.design
+    check_worst_paths(rec, {"key_schedule", "datapath", "control"})
 
 
 def test_ecp5_build_record_and_cache(tmp_path):

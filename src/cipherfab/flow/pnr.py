@@ -28,6 +28,7 @@ from pathlib import Path
 from ..errors import CipherfabError
 from . import parse, tools
 from .devices import Device
+from .worst_paths import SDF_FILE
 
 FREQ_TARGET_MHZ = 500  # high enough not to limit anything
 
@@ -39,6 +40,8 @@ def place_and_route(device: Device, workdir: Path, seed: int, router: str,
     args = [*device.pnr_flags, "--json", "netlist.json", "--seed", str(seed),
             "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail", "--router", router,
             "--report", "report.json", "--write", "placed.json"]
+    if device.family == "ecp5":
+        args += ["--sdf", SDF_FILE]  # the routed delays :mod:`.worst_paths` analyses
     if device.family == "ice40":
         args += ["--asc", "design.asc"]
     res = tools.run(tool, args, workdir, "nextpnr.log", timeout)

@@ -86,7 +86,7 @@ def timing(pnr: dict | None, clock: str | None) -> dict:
     post = pnr["fmax"].get(clock)
     pre = pnr["fmax_pre_route"].get(clock)
     cp = pnr["critical_path"].get(clock, {})
-    return {
+    out = {
         "clock": clock,
         "fmax_mhz": round(post, 3),
         "fmax_pre_route_mhz": round(pre, 3) if pre else None,
@@ -100,6 +100,9 @@ def timing(pnr: dict | None, clock: str | None) -> dict:
                 "includes estimated wire delay (can exceed 1); critical_path_logic_ratio = logic delay / "
                 "total delay of the routed critical path, the analogue of paper 004's with/without wiring ratio",
     }
+    if "worst_paths" in pnr:
+        out["worst_paths"] = pnr["worst_paths"]
+    return out
 
 
 def key_setup_ns(src: DesignSource, fmax: float | None, fmax_by_clock: dict | None) -> tuple:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CipherfabError
-from . import papers
+from . import limiting, papers
 from .document import Doc, render_html, render_md  # noqa: F401  (Doc, render_md: the plug-ins' API)
 from .plots import lookup_stat, write_plots
 from .studies import device_note
@@ -167,12 +167,23 @@ def _best_table(doc: Doc, aggs: list[dict]):
               align=["l", "l", "l", "r", "r", "r", "r", "r", "r"])
 
 
-def _timing_table(doc: Doc, aggs: list[dict]):
+def _timing_table(doc: Doc, aggs: list[dict], results: dict):
     rows = [[_label(a), stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
              stat_cell(a, "timing.wiring_ratio", 3)] for a in aggs]
-    doc.table(["Design", "Fmax post-route (MHz)", "Fmax pre-route estimate (MHz)", "Ratio"], rows,
-              caption="Wiring delay (shape of paper 004 Table 2)",
-              notes=["Ratio = post-route / pre-route Fmax; smaller means wiring delay matters more."])
+    headers = ["Design", "Fmax post-route (MHz)", "Fmax pre-route estimate (MHz)", "Ratio"]
+    notes = ["Ratio = post-route / pre-route Fmax; smaller means wiring delay matters more."]
+    worst = limiting.worst_paths(results)
+    if worst:   # results from before paths were analysed keep their table as it was
+        for row, a in zip(rows, aggs):
+            paths = worst.get(a["label"], [])
+            row += [limiting.parts_cell(paths), limiting.levels_cell(paths), limiting.routing_cell(paths)]
+        headers += ["Limiting part (worst path crosses)", "LUT levels", "routing %"]
+        notes.append("Limiting part: the parts the worst register-to-register path of the routed "
+                     "design crosses, in order (static timing analysis of nextpnr's routed delays; "
+                     "`cipherfab build ... --paths N` shows the paths), with its LUT levels and the "
+                     "share of its delay spent in routing; seeds that differ are counted.")
+    doc.table(headers, rows, caption="Wiring delay (shape of paper 004 Table 2)", notes=notes,
+              align=["l", "r", "r", "r"] + ["l", "r", "r"] * bool(worst))
 
 
 def _efficiency_table(doc: Doc, aggs: list[dict]):
@@ -570,7 +581,7 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
 
     if aggs:
         doc.h(2, "Timing, efficiency, area split and generation time")
-        _timing_table(doc, aggs)
+        _timing_table(doc, aggs, results)
         _efficiency_table(doc, aggs)
         _parts_table(doc, aggs)
         _times_table(doc, aggs)

@@ -13,6 +13,9 @@ runner works with the real flow and with test stand-ins (tests/study/fakes.py):
 the defaults are ``cipherfab.flow:build_or_failure`` (falling back to
 ``cipherfab.flow:build``) and ``cipherfab.flow.source:design_source``.
 
+A record's worst routed paths are kept as summaries, without their hops
+(:func:`cipherfab.flow.worst_paths.without_hops`), so results.json stays small.
+
 On Dask, every worker must have cipherfab (and the tools) installed; start
 workers with one thread each (``dask worker ADDR --nthreads 1 --nworkers N``),
 since one build saturates a core.
@@ -44,6 +47,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..cluster import DaskCluster
 from ..errors import CipherfabError
 from ..flow.source import DesignSource
+from ..flow.worst_paths import without_hops
 
 DEFAULT_BUILD = "cipherfab.flow:build_or_failure"
 DEFAULT_SOURCE = "cipherfab.flow.source:design_source"
@@ -177,7 +181,7 @@ def _run_job(point: Point, seed: int, device: str, build: Callable | str | None,
     if not isinstance(rec, dict):
         return _failure(point, seed, device, "build",
                         f"build returned {type(rec).__name__}, not a record dict", t0)
-    rec = dict(rec)
+    rec = without_hops(dict(rec))
     if rec.get("status") != "ok":
         rec["status"] = "failed"
         rec["error"] = one_line(Exception(rec.get("error") or "build failed (no reason given)"))
