@@ -84,3 +84,10 @@ def test_a_study_wide_option_the_study_varies_is_refused_before_any_build(tmp_pa
         runner.run_study(st, out=tmp_path, inline=True, show_progress=False,
                          flow={"router": "router1"}, **FAKE)
     assert not (tmp_path / "t").exists()
+
+
+def test_pick_never_answers_a_point_built_with_a_flow_option():
+    from cipherfab.study.pick import _pickable
+    assert _pickable({"params": dict(BASE), "ok_seeds": [1]})
+    for flow in ({"router": "router2"}, {"placer": "sa"}, {"abc9": False}, {"widelut": False}):
+        assert not _pickable({"params": {**BASE, **flow}, "ok_seeds": [1]})
