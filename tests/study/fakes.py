@@ -13,7 +13,8 @@ raise for those seeds; ``fail="build"`` makes every seed fail.  ``cached=True`` 
 :func:`fake_build` return records marked as cached, measured at ``FAKE_CACHED_AT``.
 ``child_sleep=S`` makes :func:`fake_build` do what the real flow does while a tool runs: hold
 a ``cipherfab-build-*`` temporary folder and wait for a child process (``sleep S``), whose pid
-it writes into ``$FAKE_CHILD_PIDS/`` (for the tests that interrupt a study).
+it writes into ``$FAKE_CHILD_PIDS/`` (for the tests that interrupt a study).  Flow options
+(``router="router2"``, ``widelut=False``) lower Fmax / add LUT4 and are named in ``flow``.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def fake_design_source(cipher: str = "aes", *, arch: str = "iterative", key_bits
 
 
 def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
-               use_cache: bool = True) -> dict:
+               use_cache: bool = True, placer: str | None = None, router: str | None = None,
+               abc9: bool | None = None, widelut: bool | None = None) -> dict:
     d = source.design
     if d.get("fail") == "build" or seed in d.get("fail_seeds", ()):
         raise CipherfabError(f"nextpnr failed to route {source.top} (seed {seed})")
@@ -72,6 +74,10 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
     ebr = 10 if rom else 0
     jitter = 1.0 + 0.03 * math.sin(seed * 1.7 + kb / 64)
     fmax = (92.0 if rom else 78.0) * jitter * (1.0 - (kb - 128) / 2000)
+    if router == "router2":     # the flow options move the fakes' numbers, as the real ones do
+        fmax *= 0.8
+    if widelut is False:
+        lut4 += 500
     pre = fmax / (0.62 if rom else 0.48)
     cyc = source.cycles_per_block_ecb
     cbc = source.cycles_per_block_cbc or cyc
@@ -108,6 +114,9 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
         "times": {"elaborate": source.elaborate_seconds, "synthesize": round(syn, 2),
                   "place": 20.0 + seed, "route": 8.0, "pack": 1.0,
                   "total": round(source.elaborate_seconds + syn + 29.0 + seed, 2)},
+        "flow": {"placer": placer or "heap", "router": router or "router1",
+                 "abc9": abc9 is not False, "widelut": widelut is not False, "retime": False,
+                 "seed": seed},
         "cached": bool(d.get("cached")),
         "measured_at": FAKE_CACHED_AT if d.get("cached") else "2025-06-01T12:00:00+00:00",
         "times_source": f"cache (measured {FAKE_CACHED_AT})" if d.get("cached") else "this run",

@@ -61,6 +61,15 @@ STUDY = [
     (["study", "quick", "--device", "nosuch"], "unknown device 'nosuch'"),
     (["study", "quick", "--device", "xcv"], "device 'xcv' is synthesis-only"),
     (["study", "finalists", "--device", "xc7"], "device 'xc7' is synthesis-only"),
+    # flow options for every point
+    (["study", "quick", "--placer", "annealing"], "argument --placer: invalid choice: 'annealing'"),
+    (["study", "quick", "--router", "router3"], "argument --router: invalid choice: 'router3'"),
+    (["study", "quick", "--abc9", "--no-abc9"], "argument --abc9/--no-abc9: given both ways"),
+    (["study", "quick", "--device", "ice40-hx8k", "--no-widelut"],
+     "--no-widelut applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
+    (["study", "flow-options", "--router", "router2"],
+     "--router: point aes-iterative-128-encrypt-lut-router2 sets router itself"),
+    (["study", "flow-options", "--no-abc9"], "--no-abc9: point aes-iterative-128-encrypt-lut-no-abc9 sets abc9 itself"),
     # --out
     (["study", "quick", "--out", ""], "argument --out: empty folder name"),
     (["study", "quick", "--out", "  "], "argument --out: empty folder name"),

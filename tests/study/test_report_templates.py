@@ -12,7 +12,7 @@ from cipherfab.study import report
 from cipherfab.study.document import Doc, render_html, render_md
 
 RESULTS = Path(__file__).resolve().parents[2] / "docs" / "results"
-STUDIES = ("quick", "aes-space", "finalists", "system", "key-specific")
+STUDIES = ("quick", "aes-space", "finalists", "system", "key-specific", "flow-options")
 #: plots are embedded in the HTML; their bytes depend on the matplotlib build, not on the templates
 DATA_URI = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
 

@@ -16,13 +16,13 @@ from ..errors import CipherfabError
 from . import cache, parse, record, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
+from .options import FlowOptions
 from .pnr import FREQ_TARGET_MHZ, place_and_route
 from .source import DesignSource
 from .synth import keep_patterns, synthesize
 
 FLOW_VERSION = 1          # bump when the flow changes what it measures
-ROUTERS = ("router1", "router2")
-DEFAULT_ROUTER = "router1"  # timing-driven; router2 is faster on big designs but not timing-driven
+DEFAULT_ROUTER = FlowOptions().router  # timing-driven; router2 is faster on big designs but not timing-driven
 CLOCK_PORT = "clk"
 SEED_MAX = 2**31 - 1      # nextpnr reads --seed as a C int
 
@@ -56,15 +56,15 @@ def check_paths(n, dev: Device) -> None:
                              f"not {dev.name}")
 
 
-def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, wd: Path,
+def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd: Path,
              timeout: float | None) -> dict:
     for t in tools_needed(dev):
         tools.require(t)
-    syn = synthesize(source.verilog, source.top, source.parts, dev, wd, timeout)
+    syn = synthesize(source.verilog, source.top, source.parts, dev, wd, timeout, opts)
     pnr = None
+    router = opts.router
     if not dev.synthesis_only:
-        router = router or DEFAULT_ROUTER
-        pnr = place_and_route(dev, wd, seed, router, timeout)
+        pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
     if pnr and clock is None:
@@ -86,10 +86,10 @@ def _measure(source: DesignSource, dev: Device, seed: int, router: str | None, w
              "pack": round(pnr["pack_seconds"], 3) if pnr and pnr["pack_seconds"] is not None else None,
              "paths": t_paths}
     flow = {"flow_version": FLOW_VERSION,
-            "synth": f"{dev.synth} -top {source.top}",
+            "synth": "; ".join(opts.synth_lines(dev, source.top)),
             "keep_hierarchy": keep_patterns(source.parts, source.top),
             "pnr": (f"nextpnr-{dev.family} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
-                    f"--router {router} --timing-allow-fail") if pnr else None,
+                    f"{' '.join(opts.pnr_args())} --timing-allow-fail") if pnr else None,
             "pack": pnr["pack_note"] if pnr else None}
     return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,
             "router": router if pnr else None, "flow": flow,
@@ -108,8 +108,18 @@ def _provenance(source: DesignSource) -> dict:
             "elaborate_seconds": round(source.elaborate_seconds, 3)}
 
 
+def flow_section(raw_flow: dict | None, opts: FlowOptions, dev: Device, seed: int) -> dict:
+    """The record's ``flow``: the measurement's tool commands plus every flow option, the
+    seed included (placer, router and seed are None where nothing is placed).  The options
+    come from the request, not the cache, so records cached before they were recorded
+    (always the defaults: their key is the default flow's) name them too."""
+    placed = not dev.synthesis_only
+    return {**(raw_flow or {}), **opts.describe(), "placer": opts.placer if placed else None,
+            "router": opts.router if placed else None, "seed": seed if placed else None}
+
+
 def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool,
-              n_paths: int | None = None) -> dict:
+              opts: FlowOptions, n_paths: int | None = None) -> dict:
     """The record: the (possibly cached) measurement plus what this DesignSource says.
 
     Stage times, elaboration included, are always those of the run that measured
@@ -123,6 +133,7 @@ def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: b
     if "worst_paths" in raw["timing"]:
         kept = raw["timing"]["worst_paths"][:n_paths or worst_paths.PATHS_SHOWN]
         measured["timing"] = {**raw["timing"], "worst_paths": kept}
+    measured["flow"] = flow_section(raw.get("flow"), opts, dev, seed)
     rec = {
         "status": "ok", "cached": cached, "label": source.label(), "design": source.design,
         "top": source.top, "verilog_sha256": source.verilog_sha256,
@@ -150,14 +161,18 @@ def _keep_logs(wd: Path, k: str) -> Path | None:
 
 def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1, use_cache: bool = True,
           workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
-          timeout: float | None = None, paths: int | None = None) -> dict:
+          timeout: float | None = None, placer: str | None = None, abc9: bool | None = None,
+          widelut: bool | None = None, paths: int | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
     design so Fmax compares; router2 routes big designs faster but is not
     timing-driven (an iterative AES-128 measured 102 MHz with router2 against
     128 MHz with router1 on ecp5-85k), so choose it explicitly for sweeps of
-    very large cores and compare like with like.  ``workdir``
+    very large cores and compare like with like.  ``placer``, ``abc9`` and
+    ``widelut`` are the other flow options (:mod:`.options`; None = the default flow,
+    whose tool arguments and cache key are those of builds before the options existed;
+    the record's ``flow`` section names every option used).  ``workdir``
     keeps the tool files and logs there; by default a temporary directory is
     used and removed (logs of a failed build are kept under the cache root).
     ``timeout`` (seconds) applies to each tool run.  Every failure raises a
@@ -170,8 +185,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     process's times mixed with this one's.
     """
     dev = _device(device, speed)
-    if router not in (None, *ROUTERS):
-        raise CipherfabError(f"unknown router '{router}': choose router1 or router2")
+    opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut)
+    opts.check(dev)
     if timeout is not None and not timeout > 0:
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
@@ -185,17 +200,18 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             raise CipherfabError(f"--workdir {workdir}: cannot make it ({e.strerror or e})") from None
     k = cache.key(flow=FLOW_VERSION, sha=source.verilog_sha256, top=source.top, parts=source.parts,
                   packages=tools.package_versions(tools_needed(dev)), device=dev.describe(), seed=seed,
-                  router=router or DEFAULT_ROUTER, freq=FREQ_TARGET_MHZ)
+                  router=opts.router, freq=FREQ_TARGET_MHZ,
+                  **{k: v for k, v in opts.changed().items() if k != "router"})
     raw = cache.load(k) if use_cache else None
     if raw is not None and not (paths and "worst_paths" not in raw["timing"]):
-        return _assemble(source, dev, seed, raw, cached=True, n_paths=paths)
+        return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths)
     with contextlib.ExitStack() as stack:
         if workdir is None:
             wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
         else:
             wd = Path(workdir)
         try:
-            raw = _measure(source, dev, seed, router, wd, timeout)
+            raw = _measure(source, dev, seed, opts, wd, timeout)
         except CipherfabError as e:
             msg = str(e)
             if workdir is None and any(msg.startswith(s) for s in ("synthesis failed", "place failed", "route failed")):
@@ -204,7 +220,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             raise CipherfabError(msg, e.exit_code) from None
     raw.update(_provenance(source))
     cache.store(k, raw)
-    return _assemble(source, dev, seed, raw, cached=False, n_paths=paths)
+    return _assemble(source, dev, seed, raw, cached=False, opts=opts, n_paths=paths)
 
 
 def build_or_failure(source: DesignSource, **kwargs) -> dict:
@@ -217,4 +233,5 @@ def build_or_failure(source: DesignSource, **kwargs) -> dict:
                 "top": source.top, "verilog_sha256": source.verilog_sha256,
                 "device": device.name if isinstance(device, Device) else device,
                 "speed": kwargs.get("speed"), "seed": kwargs.get("seed", 1), "router": kwargs.get("router"),
+                "flow": {k: kwargs.get(k) for k in ("placer", "router", "abc9", "widelut")},
                 "cipherfab_version": __version__}

@@ -14,6 +14,8 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
+from .options import PLACERS, ROUTERS
+from .seeds import SEEDS_MAX
 from .source import DesignSource
 
 #: the rekey check holds its random blocks three times in memory (16 bytes each)
@@ -46,8 +48,12 @@ def register(subparsers) -> None:
     f.add_argument("--speed", type=int, help="ECP5 speed grade 6, 7 or 8 (default 8)")
     f.add_argument("--seed", type=between(0, SEED_MAX, "nextpnr's seed is a C int"),
                    help="placer seed (default 1)")
-    f.add_argument("--router", choices=("router1", "router2"),
+    f.add_argument("--router", choices=ROUTERS,
                    help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
+    add_flow_arguments(f)
+    f.add_argument("--seeds", type=between(1, SEEDS_MAX, "each seed is a full place and route"), metavar="N",
+                   help="place and route with N seeds (from --seed, default 1) and report each, "
+                        "the median of the N and the best of the N")
     f.add_argument("--paths", type=between(1, PATHS_KEPT, "a build keeps that many"), metavar="N",
                    help="print the N worst routed paths (ECP5): registers, parts crossed, logic and "
                         f"routing delay, LUT levels; the record carries them (default 3, at most {PATHS_KEPT})")
@@ -62,6 +68,34 @@ def register(subparsers) -> None:
                         "'cipherfab rekey' patches (a new or empty folder)")
     p.set_defaults(func=run)
     register_rekey(subparsers)
+
+
+class _Switch(argparse.BooleanOptionalAction):
+    """``--x`` / ``--no-x``, refusing both on one command line (argparse would let the last win)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        value = not option_string.startswith("--no-")
+        if getattr(namespace, self.dest) not in (None, value):
+            raise argparse.ArgumentError(self, f"given both ways: choose {self.option_strings[0]} "
+                                               f"or {self.option_strings[1]}")
+        setattr(namespace, self.dest, value)
+
+
+def add_flow_arguments(group) -> None:
+    """The flow options besides --router (shared with ``cipherfab study``)."""
+    group.add_argument("--placer", choices=PLACERS,
+                       help="nextpnr placer (default heap, analytic; sa = simulated annealing)")
+    group.add_argument("--abc9", action=_Switch,
+                       help="map LUTs with Yosys ABC9 (default) or, with --no-abc9, the classic "
+                            "abc pass (ECP5)")
+    group.add_argument("--widelut", action=_Switch,
+                       help="LUTs wider than 4 inputs from PFU muxes (default) or, with "
+                            "--no-widelut, LUT4 only (ECP5)")
+
+
+def flow_options(args) -> dict:
+    """The flow options given on the command line, as ``build()`` keywords (None = default)."""
+    return {k: getattr(args, k, None) for k in ("placer", "router", "abc9", "widelut")}
 
 
 def register_rekey(subparsers) -> None:
@@ -153,10 +187,19 @@ def _cycles(n) -> str:
     return "unknown" if n is None else f"{n} cycle" + ("" if n == 1 else "s")
 
 
+def flow_text(f: dict) -> str:
+    """The flow options of a record's ``flow`` section, as one line."""
+    placed = f"placer {f['placer']}, router {f['router']}, seed {f['seed']}; " if f.get("placer") else ""
+    return (placed + f"LUT mapping {'ABC9' if f['abc9'] else 'classic abc'}, "
+            f"wide LUTs {'on' if f['widelut'] else 'off'}, retiming {'on' if f.get('retime') else 'off'}")
+
+
 def summary_rows(rec: dict) -> list[tuple[str, str]]:
     a, t, p, s = rec["area"], rec["timing"], rec["performance"], rec["times"]
     dev = rec["device"]
     rows = [("design", rec["label"]), ("device", f"{dev['name']} ({dev['full_part']})")]
+    if "abc9" in (rec.get("flow") or {}):
+        rows.append(("flow", flow_text(rec["flow"])))
     keys = [k for k in ("lut4", "lut", "ff", "ccu2", "carry", "ebr", "bram", "dsp", "lc") if k in a]
     rows.append(("area", ", ".join(f"{a[k]} {k.upper()}" for k in keys) + f", {a['slices']} slices"))
     parts = a.get("parts") or {}
@@ -229,16 +272,30 @@ def _check_json(args) -> None:
 def _check_flow(args, device: Device) -> None:
     """Options that do not apply to this device or mode."""
     if device.synthesis_only:
-        for flag in ("router", "seed"):
+        for flag in ("router", "seed", "placer", "seeds"):
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
+    if device.family != "ecp5":
+        for flag in ("abc9", "widelut"):
+            if getattr(args, flag) is not None:
+                raise CipherfabError(f"--{'' if getattr(args, flag) else 'no-'}{flag} applies to "
+                                     f"ECP5 devices (synth_ecp5), not {device.name}")
     if args.bitstream is not None:
         if args.paths is not None:
             raise CipherfabError("--paths does not apply to --bitstream builds: the out-of-context "
                                  "build measures the core")
+        for flag in ("placer", "abc9", "widelut", "seeds"):
+            if getattr(args, flag) is not None:
+                raise CipherfabError(f"--{flag} does not apply to --bitstream builds (they use the "
+                                     "default flow)")
         from .incontext import check_device
         check_device(device)
     check_paths(args.paths, device)
+    if args.seeds is not None and args.seeds > 1:
+        if args.workdir is not None:
+            raise CipherfabError("--workdir keeps one build's files: it does not apply with --seeds")
+        from .seeds import seed_list
+        seed_list(_seed(args), args.seeds, SEED_MAX)
 
 
 def _seed(args) -> int:
@@ -272,8 +329,10 @@ def run(args) -> int:
         return _bitstream(args, device)
     source = source_from_args(args)
     from .build import build
+    if args.seeds is not None and args.seeds > 1:
+        return _run_seeds(args, source, device)
     rec = build(source, device=device, seed=_seed(args), use_cache=not args.no_cache,
-                workdir=args.workdir, router=args.router, timeout=args.timeout, paths=args.paths)
+                workdir=args.workdir, timeout=args.timeout, paths=args.paths, **flow_options(args))
     if args.json is not None:
         paths.write_file(Path(args.json), json.dumps(rec, indent=1) + "\n", "--json")
     try:
@@ -289,4 +348,43 @@ def run(args) -> int:
     if args.paths is not None:
         print("\n" + show_paths.check_line(rec["timing"]))
         print("\n".join(show_paths.lines(rec["timing"]["worst_paths"])))
+    return 0
+
+
+def seeds_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
+    """The ``--seeds`` table: one row per seed, then the median and the best, labelled."""
+    from .seeds import METRICS
+    sm = doc["summary"]
+    headers = ["seed"] + [label for label, _ in METRICS]
+    rows = [[str(s)] + [_fmt(sm["metrics"][p]["by_seed"][i]) for _, p in METRICS]
+            for i, s in enumerate(sm["seeds"])]
+    rows.append([sm["median_label"]] + [_fmt(sm["metrics"][p]["median"]) for _, p in METRICS])
+    rows.append([sm["best_label"]] + [_fmt(sm["metrics"][p]["best"]) for _, p in METRICS])
+    return headers, rows
+
+
+def _run_seeds(args, source, device) -> int:
+    from .build import build
+    from .seeds import build_seeds, seed_list
+    seeds = seed_list(_seed(args), args.seeds, SEED_MAX)
+    doc = build_seeds(build, source, seeds, device=device, use_cache=not args.no_cache,
+                      timeout=args.timeout, paths=args.paths, **flow_options(args))
+    if args.json is not None:
+        paths.write_file(Path(args.json), json.dumps(doc, indent=1) + "\n", "--json")
+    first = doc["records"][0]
+    flow = flow_text({**first["flow"], "seed": f"{seeds[0]}..{seeds[-1]}"})
+    print(f"{first['label']} on {first['device']['name']} ({first['device']['full_part']}); "
+          f"{flow}: {len(seeds)} placer seeds")
+    headers, rows = seeds_rows(doc)
+    widths = [max(len(r[i]) for r in [headers] + rows) for i in range(len(headers))]
+    for r in [headers] + rows:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    cached = [r["seed"] for r in doc["records"] if r.get("cached")]
+    if cached:
+        print(f"cached (measured before, not rebuilt): seeds {', '.join(map(str, cached))}")
+    if args.paths is not None:
+        best = next(r for r in doc["records"] if r["seed"] == doc["summary"]["best_seed"])
+        print(f"\nworst paths of the best seed ({best['seed']}):")
+        print(show_paths.check_line(best["timing"]))
+        print("\n".join(show_paths.lines(best["timing"]["worst_paths"])))
     return 0

