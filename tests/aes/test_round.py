@@ -78,6 +78,94 @@ def test_key_schedule_round_keys(key_bits, directions):
     sim.run()
 
 
+@pytest.mark.parametrize("key_bits", [128, 256])
+@pytest.mark.parametrize("directions", [(True, False), (False, True), (True, True)])
+def test_no_subword_lane_address_depends_on_start(key_bits, directions):
+    """The start of a block (decided by the core's control, fanned out wide) reaches only the
+    schedule's registers: the SubWord lanes' addresses are the same whether it starts or not,
+    in every cycle between key load and the block's last round (the iterative core's old
+    critical path ran start -> lane address -> S-box)."""
+    enc, dec = directions
+    dut = KeySchedule(key_bits, enc, dec, "lut")
+    m = dut.elaborate(None)          # its Module is simulated, so its lanes can be read
+    dut._MustUse__silence = True     # (Amaranth would warn that dut itself was never used)
+    lanes = [m.submodules.subword] + ([m.submodules.subword_inv] if enc and dec else [])
+    nr = ref.NR[key_bits]
+    rng = random.Random(7)
+
+    async def tb(ctx):
+        ctx.set(dut.key, int.from_bytes(rng.randbytes(key_bits // 8), "big"))
+        ctx.set(dut.load, 1)
+        await ctx.tick()
+        ctx.set(dut.load, 0)
+        checked = 0
+        for decrypt in [d for d, on in ((False, enc), (True, dec)) if on]:
+            ctx.set(dut.start_decrypt, decrypt)
+            for _ in range(nr + 3):
+                idle = [ctx.get(lane.x) for lane in lanes]
+                ctx.set(dut.start, 1)
+                assert [ctx.get(lane.x) for lane in lanes] == idle
+                ctx.set(dut.start, 0)
+                checked += 1
+                if ctx.get(dut.ready):
+                    break
+                await ctx.tick()
+            ctx.set(dut.start, 1)            # a block, then the same check in each of its rounds
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            while not ctx.get(dut.last):
+                await ctx.tick()
+                going = [ctx.get(lane.x) for lane in lanes]
+                ctx.set(dut.start, 1)
+                assert [ctx.get(lane.x) for lane in lanes] == going
+                ctx.set(dut.start, 0)
+                checked += 1
+        assert checked >= nr
+
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
+    sim.add_testbench(tb)
+    sim.run()
+
+
+@pytest.mark.parametrize("key_bits", [128, 192, 256])
+@pytest.mark.parametrize("decrypt", [False, True])
+def test_folded_key_schedule_returns_to_the_key(key_bits, decrypt):
+    """Folded (paper 001's sequential core): round_key is the block's first round key while
+    idle, then every later one; blocks back to back, each started the cycle after the last."""
+    dut = KeySchedule(key_bits, not decrypt, decrypt, "lut", folded=True)
+    rng = random.Random(key_bits + decrypt)
+    nr = ref.NR[key_bits]
+
+    async def tb(ctx):
+        for key in (rng.randbytes(key_bits // 8), rng.randbytes(key_bits // 8)):
+            rks = [int.from_bytes(k, "big") for k in ref.round_keys(key)]
+            want = rks[::-1] if decrypt else rks
+            ctx.set(dut.key, int.from_bytes(key, "big"))
+            ctx.set(dut.load, 1)
+            await ctx.tick()
+            ctx.set(dut.load, 0)
+            while not ctx.get(dut.ready):
+                await ctx.tick()
+            for _ in range(3):
+                seen = [ctx.get(dut.round_key)]
+                ctx.set(dut.start, 1)
+                await ctx.tick()
+                ctx.set(dut.start, 0)
+                while True:
+                    seen.append(ctx.get(dut.round_key))
+                    if ctx.get(dut.last):
+                        break
+                    await ctx.tick()
+                assert seen == want
+                await ctx.tick()             # the window goes back to the key
+                assert ctx.get(dut.round_key) == want[0]
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(tb)
+    sim.run()
+
 def test_t_table_is_sbox_times_mixcolumns_column():
     for x, t in enumerate(rnd.t_table()):
         s = ref.SBOX[x]

@@ -11,11 +11,17 @@ AES-256) depends only on ``n``, so every key size shares this one module; a step
 needs at most one SubWord, i.e. four S-boxes.
 
 The S-boxes are registered (:class:`~cipherfab.hw.sbox.SubBytes`, latency 1), so their
-address is computed one clock ahead from the *next* window: SubWord of the word
-a step needs is ready the cycle the step happens, in both the logic and the
-block-RAM style.  Between blocks the next step is unknown (an encryption starts
-from the cipher key at ``n = 0``, a decryption from the last round keys at
-``n = Nr``), so a both-directions core keeps one SubWord lane per direction.
+address is computed one clock ahead: SubWord of the word a step needs is ready the
+cycle the step happens, in both the logic and the block-RAM style.  A block's first
+step (from the cipher key at ``n = 0`` encrypting, from the last round keys at
+``n = Nr`` decrypting) needs a SubWord that depends on the key alone: it is looked
+up once per key, the cycle after the key is set up (``primed``), and kept in a
+32-bit register (``sub0``).  Between blocks the lane therefore looks up what a
+block's *second* step will need, so whether a block starts this cycle reaches only
+the window's register, never a lane address (the start, decided by the core's
+control and fanned out to hundreds of bits, used to run through the SubWord logic:
+the iterative core's critical path, see docs/results/aes-space).  A both-directions
+core keeps one SubWord lane per direction.
 
 Keys: ``enc_key`` holds the cipher key; for decryption the forward schedule is
 run once per key (``Nr`` cycles of key setup) and its final window ``w[4Nr ..]``
@@ -125,10 +131,13 @@ class KeySchedule(wiring.Component):
         both = self.encrypt and self.decrypt
         window, n = Signal(bits), Signal(range(nr + 1))
         enc_key, dec_key = Signal(bits), Signal(bits)
-        setup, have_key, decrypting = Signal(), Signal(), Signal(init=not self.encrypt)
+        # setup only exists where decryption needs it (an encrypt-only core never sets up)
+        setup = Signal() if self.decrypt else Const(0)
+        have_key = Signal()
+        decrypting = Signal() if both else Const(int(not self.encrypt))
+        primed = Signal()       # the lanes' outputs are the SubWords of the start words
         window_next, n_next = Signal(bits), Signal(range(nr + 1))
-        setup_next, dec_key_next = Signal(), Signal(bits)
-        decrypting_next = Signal(init=not self.encrypt)
+        decrypting_next = Signal()
         forward, inverse = _Step(nk, nr, True), _Step(nk, nr, False)
 
         # One SubWord lane per direction that can be pending between blocks.
@@ -140,6 +149,7 @@ class KeySchedule(wiring.Component):
             m.submodules.subword_inv = lane_i
 
         mid = (n != 0) & (n != nr)               # a block is between its first and last round
+        setup_ends = setup & (n == nr - 1)
         m.d.comb += [
             self.ready.eq(have_key & ~setup),
             self.busy.eq(setup),
@@ -151,59 +161,76 @@ class KeySchedule(wiring.Component):
         m.d.comb += [self.first_key.eq(first_round_key(src_key)),
                      self.round_key.eq(first_round_key(window))]
 
+        # --- a block's first step takes its SubWord from a register (``sub0``) ---
+        # The SubWord of the start word (n = 0 encrypting, Nr decrypting) depends only on
+        # the key, so it is looked up once after the key is set up (the cycle marked
+        # ``primed``, when the lane's output is that SubWord) and kept.  An idle lane
+        # looks up what the block's *second* step needs, so no lane address depends on
+        # whether a block starts this cycle.
+        sub0_f, sub0_i = Signal(32), Signal(32)
+        sub_f = Mux(primed, lane_f.y, sub0_f)
+        sub_i = Mux(primed, lane_i.y, sub0_i)
+        with m.If(primed):
+            m.d.sync += [sub0_f.eq(lane_f.y), sub0_i.eq(lane_i.y)]
+        enc_first, _ = forward(enc_key, Const(0, n.shape()), sub_f)    # window after step 1
+        dec_first, _ = inverse(dec_key, Const(nr, n.shape()), sub_i)
+
         # --- the step taken this cycle ---
         fwd_from_window, _ = forward(window, n, lane_f.y)
         inv_from_window, _ = inverse(window, n, lane_i.y)
-        m.d.comb += [window_next.eq(window), n_next.eq(n), setup_next.eq(setup),
-                     dec_key_next.eq(dec_key), decrypting_next.eq(decrypting)]
+        m.d.comb += [window_next.eq(window), n_next.eq(n), decrypting_next.eq(decrypting)]
         with m.If(self.load):
-            m.d.comb += [window_next.eq(self.key), n_next.eq(0), setup_next.eq(self.decrypt)]
+            m.d.comb += [window_next.eq(self.key), n_next.eq(0)]
         with m.Elif(setup):
             m.d.comb += [window_next.eq(fwd_from_window), n_next.eq(n + 1)]
-            with m.If(n == nr - 1):
-                m.d.comb += [setup_next.eq(0), dec_key_next.eq(fwd_from_window)]
         if self.folded:
             # after a block's last round the window goes back to the key, so round_key is
             # the first round key when the next block starts (folded key additions)
             idle_n, end_n = (nr, 0) if self.decrypt else (0, nr)
             with m.Elif(n == end_n):
                 m.d.comb += [window_next.eq(dec_key if self.decrypt else enc_key), n_next.eq(idle_n)]
-            with m.Elif(mid | self.start):
-                m.d.comb += [window_next.eq(Mux(decrypting, inv_from_window, fwd_from_window)),
-                             n_next.eq(Mux(decrypting, n - 1, n + 1))]
         with m.Elif(self.start):
             if self.encrypt:
-                m.d.comb += [window_next.eq(forward(enc_key, Const(0, n.shape()), lane_f.y)[0]),
-                             n_next.eq(1)]
+                m.d.comb += [window_next.eq(enc_first), n_next.eq(1)]
             if self.decrypt:
                 with m.If(self.start_decrypt if both else 1):
-                    m.d.comb += [window_next.eq(inverse(dec_key, Const(nr, n.shape()), lane_i.y)[0]),
-                                 n_next.eq(nr - 1)]
+                    m.d.comb += [window_next.eq(dec_first), n_next.eq(nr - 1)]
             if both:
                 m.d.comb += decrypting_next.eq(self.start_decrypt)
         with m.Elif(mid):
             m.d.comb += [window_next.eq(Mux(decrypting, inv_from_window, fwd_from_window)),
                          n_next.eq(Mux(decrypting, n - 1, n + 1))]
 
-        m.d.sync += [window.eq(window_next), n.eq(n_next), setup.eq(setup_next),
-                     dec_key.eq(dec_key_next), decrypting.eq(decrypting_next)]
+        m.d.sync += [window.eq(window_next), n.eq(n_next), decrypting.eq(decrypting_next) if both else [],
+                     primed.eq(Mux(self.load, not self.decrypt, setup_ends))]
         with m.If(self.load):
             m.d.sync += [enc_key.eq(self.key), have_key.eq(1)]
+        if self.decrypt:
+            m.d.sync += setup.eq(Mux(self.load, 1, setup & ~setup_ends))
+            with m.If(setup_ends & ~self.load):
+                m.d.sync += dec_key.eq(fwd_from_window)
 
-        # --- SubWord lanes, addressed one clock ahead from the next state ---
-        mid_next = (n_next != 0) & (n_next != nr) & ~setup_next
-        _, fwd_ahead = forward(window_next, n_next, lane_f.y)
-        _, inv_ahead = inverse(window_next, n_next, lane_i.y)
-        _, enc_start = forward(Mux(self.load, self.key, enc_key), Const(0, n.shape()), lane_f.y)
-        _, dec_start = inverse(dec_key_next, Const(nr, n.shape()), lane_i.y)
-        fwd_addr = Mux(setup_next | (mid_next & ~decrypting_next), fwd_ahead, enc_start)
-        inv_addr = Mux(mid_next & decrypting_next, inv_ahead, dec_start)
+        # --- SubWord lanes, addressed one clock ahead, from registers and lane outputs ---
+        n_up, n_down = Signal.like(n), Signal.like(n)
+        m.d.comb += [n_up.eq(n + 1), n_down.eq(n - 1)]
+        _, fwd_ahead = forward(fwd_from_window, n_up, lane_f.y)      # the next step's word
+        _, inv_ahead = inverse(inv_from_window, n_down, lane_i.y)
+        _, enc_second = forward(enc_first, Const(1, n.shape()), sub_f)
+        _, dec_second = inverse(dec_first, Const(nr - 1, n.shape()), sub_i)
+        _, enc_start = forward(Mux(self.load, self.key, enc_key), Const(0, n.shape()), sub_f)
+        _, dec_start = inverse(fwd_from_window, Const(nr, n.shape()), sub_i)  # dec_key, set up
+        goes_on_f = (setup | (mid & ~decrypting)) & (n != nr - 1)   # the next cycle steps too
+        goes_on_i = mid & decrypting & (n != 1)
+        inv_addr = Mux(setup_ends, dec_start, Mux(goes_on_i, inv_ahead, dec_second))
         if both:
-            m.d.comb += [lane_f.x.eq(fwd_addr), lane_i.x.eq(inv_addr)]
+            m.d.comb += [lane_f.x.eq(Mux(self.load | setup_ends, enc_start,
+                                         Mux(goes_on_f, fwd_ahead, enc_second))),
+                         lane_i.x.eq(inv_addr)]
         elif self.encrypt:
-            m.d.comb += lane_f.x.eq(fwd_addr)
-        else:
-            m.d.comb += lane_f.x.eq(Mux(setup_next, fwd_ahead, inv_addr))
+            m.d.comb += lane_f.x.eq(Mux(self.load, enc_start, Mux(goes_on_f, fwd_ahead, enc_second)))
+        else:       # the one lane runs the forward schedule during setup
+            m.d.comb += lane_f.x.eq(Mux(self.load, enc_start,
+                                        Mux(setup & ~setup_ends, fwd_ahead, inv_addr)))
         return m
 
 
