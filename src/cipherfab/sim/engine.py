@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import CipherfabError
 from ..generate import generate_verilog
+from ..gctune import fewer_collections
 from ..hw.info import CoreInfo
 from ..registry import CoreParams, get_cipher
 from ..vectors.reference import cipher_names
@@ -48,7 +49,8 @@ class HardwareEngine:
         if isinstance(core, ExternalCore):
             text, self._top, self.info = core.verilog, core.top, core.info
         else:                            # Verilator places the lint waivers as it builds
-            text, self.info, _ = generate_verilog(core, waivers=False)
+            with fewer_collections():
+                text, self.info, _ = generate_verilog(core, waivers=False)
             self._top, waivers = core.top, LINT_WAIVERS
         #: seconds: elaborate (generate the Verilog), then the phases of the Verilator build
         self.phases = {"elaborate": time.perf_counter() - t0}

@@ -212,7 +212,9 @@ def _update_readme(points, states, book: ledger.Ledger) -> None:
 
 def _verilog_sha(params: CoreParams) -> str:
     from ..generate import generate_verilog
-    return hashlib.sha256(generate_verilog(params)[0].encode()).hexdigest()
+    from ..gctune import fewer_collections
+    with fewer_collections():
+        return hashlib.sha256(generate_verilog(params)[0].encode()).hexdigest()
 
 
 def _point_vectors(params: CoreParams, root: Path) -> dict:

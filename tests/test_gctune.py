@@ -1,0 +1,27 @@
+"""The collector's thresholds while a core elaborates: raised inside, restored after."""
+
+import gc
+
+import pytest
+
+from cipherfab.gctune import ELABORATION_GEN0, fewer_collections
+
+
+def test_thresholds_raised_inside_and_restored_after_also_on_error():
+    before = gc.get_threshold()
+    with fewer_collections():
+        assert gc.get_threshold()[0] == max(before[0], ELABORATION_GEN0)
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError):
+        with fewer_collections():
+            raise RuntimeError("elaboration failed")
+    assert gc.get_threshold() == before
+
+
+def test_the_verilog_is_the_same_with_fewer_collections():
+    from cipherfab.generate import generate_verilog
+    from cipherfab.registry import resolve
+    params = resolve("aes", "iterative", sbox="lut")
+    plain = generate_verilog(params, waivers=False)[0]
+    with fewer_collections():
+        assert generate_verilog(params, waivers=False)[0] == plain
