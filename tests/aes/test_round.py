@@ -39,6 +39,20 @@ def test_round_layers_match_reference(name):
     sim.run()
 
 
+async def _run_block(ctx, dut, first):
+    """Start a block; the round keys it sees: ``first`` in the start cycle, then round_key
+    each cycle until ``last``."""
+    ctx.set(dut.start, 1)
+    seen = [ctx.get(first)]
+    await ctx.tick()
+    ctx.set(dut.start, 0)
+    while True:
+        seen.append(ctx.get(dut.round_key))
+        if ctx.get(dut.last):
+            return seen
+        await ctx.tick()
+
+
 @pytest.mark.parametrize("key_bits", [128, 192, 256])
 @pytest.mark.parametrize("directions", [(True, False), (False, True), (True, True)])
 def test_key_schedule_round_keys(key_bits, directions):
@@ -60,16 +74,8 @@ def test_key_schedule_round_keys(key_bits, directions):
                 setup += 1
             assert setup == (nr + 1 if dec else 1)
             for decrypt in [d for d, on in ((False, enc), (True, dec)) if on]:
-                ctx.set(dut.start, 1)
                 ctx.set(dut.start_decrypt, decrypt)
-                seen = [ctx.get(dut.first_key)]
-                await ctx.tick()
-                ctx.set(dut.start, 0)
-                while True:
-                    seen.append(ctx.get(dut.round_key))
-                    if ctx.get(dut.last):
-                        break
-                    await ctx.tick()
+                seen = await _run_block(ctx, dut, dut.first_key)
                 assert seen == (rks[::-1] if decrypt else rks)
 
     sim = Simulator(dut)
@@ -148,16 +154,7 @@ def test_folded_key_schedule_returns_to_the_key(key_bits, decrypt):
             while not ctx.get(dut.ready):
                 await ctx.tick()
             for _ in range(3):
-                seen = [ctx.get(dut.round_key)]
-                ctx.set(dut.start, 1)
-                await ctx.tick()
-                ctx.set(dut.start, 0)
-                while True:
-                    seen.append(ctx.get(dut.round_key))
-                    if ctx.get(dut.last):
-                        break
-                    await ctx.tick()
-                assert seen == want
+                assert await _run_block(ctx, dut, dut.round_key) == want
                 await ctx.tick()             # the window goes back to the key
                 assert ctx.get(dut.round_key) == want[0]
 
