@@ -203,7 +203,9 @@ def _update_readme(points, states, book: ledger.Ledger) -> None:
     except ValueError:
         rel = str(book.path.with_name("summary.md"))
     run = book.last_run or {}
-    head = (f"Last full run: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
+    what = ("Last run, of the changed points only (generating every point again to find them "
+            "is not in its wall time)" if "--changed" in run.get("command", "") else "Last full run")
+    head = (f"{what}: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
             f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
             if run else f"Details in [{rel}]({rel}).")
     replace_section(readme, "verify", f"{head}\n\n{ledger.summary_table(points, states)}", text)
