@@ -29,7 +29,7 @@ def test_all_records_every_point_then_status_is_clean(tmp_path, capsys):
     assert sorted(data["points"]) == sorted(points)
     e = data["points"][points[0]]
     assert e["verdict"] == "pass" and len(e["verilog_sha256"]) == 64
-    assert e["generator_digest"] == ledger.generator_digest()
+    assert e["generator_digest"] == ledger.generator_digest(all_points("toyxor")[0])
     assert e["tools"]["verilator"] and list(e["vectors"].values())[0] == ledger.file_digest(
         next(iter(e["vectors"])))
     assert data["last_run"]["command"] == "cipherfab verify toyxor --all --random 100"
@@ -153,3 +153,18 @@ def test_update_readme_writes_the_table(tmp_path, capsys, monkeypatch):
     assert "old" not in text and "| toyxor | pipe |" in text and text.endswith("rest\n")
     assert "docs/summary.md" in text and (tmp_path / "docs" / "summary.md").is_file()
     shutil.rmtree(tmp_path / "docs")
+
+
+def test_entries_stamped_with_the_older_digest_stay_fresh_and_are_restamped(tmp_path, capsys):
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    assert ledger.legacy_generator_digest() != ledger.generator_digest()
+    for e in data["points"].values():
+        e["generator_digest"] = ledger.legacy_generator_digest()
+    book.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _verify("--status", "--arch", "pipe", "--ledger", str(book)) == 0
+    assert "generating them again" not in capsys.readouterr().err
+    assert {e["generator_digest"] for e in json.loads(book.read_text())["points"].values()} == {
+        ledger.generator_digest(p) for p in all_points("toyxor") if p.arch == "pipe"}

