@@ -1,5 +1,6 @@
 """Every key-specific variant (every cipher, iterative and pipelined), built for three
-random keys, encrypts random plaintexts as the reference does for that key.
+random keys (one for the variants in HEAVY, three of them with ``-m slow``), encrypts random
+plaintexts as the reference does for that key.
 
 Amaranth's simulator runs the elaborated core (no Verilog, no compiler): three blocks
 per key, pushed back to back with the output always ready.  The variants come from the
@@ -20,12 +21,21 @@ from cipherfab.registry import ciphers, resolve
 BLOCKS = 3
 
 
-def variants():
+#: variants whose simulator takes about 25 s to build per key: one key in the default run
+#: (tests/test_cores.py runs another through Verilator), all three with ``-m slow``
+HEAVY = {("tdes", "key_specific_pipeline", "xor_collapse")}
+
+
+def variants(keys: int):
     for cipher in ciphers().values():
         for arch in cipher.architectures:
             if arch.name.startswith("key_specific"):
                 for v in arch.param("variant").values:
-                    yield pytest.param(cipher, arch, v, id=f"{cipher.name}-{arch.name}-{v}")
+                    heavy = (cipher.name, arch.name, v) in HEAVY
+                    marks = [pytest.mark.slow] if heavy and keys == 3 else []
+                    if keys == 3 or heavy:
+                        yield pytest.param(cipher, arch, v, keys, marks=marks,
+                                           id=f"{cipher.name}-{arch.name}-{v}-{keys}")
 
 
 def run(core, blocks: list[int]) -> list[int]:
@@ -58,13 +68,13 @@ def run(core, blocks: list[int]) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("cipher, arch, variant", variants())
-def test_three_keys_random_plaintexts(cipher, arch, variant):
-    rng = random.Random(f"{arch.name}-{variant}")
+@pytest.mark.parametrize("cipher, arch, variant, keys", [*variants(3), *variants(1)])
+def test_three_keys_random_plaintexts(cipher, arch, variant, keys):
+    rng = random.Random(f"{arch.name}-{variant}-{keys}")
     key_bits = arch.param("key_bits").default
     model = cipher.reference_model(key_bits)
     nbytes = cipher.block_bits // 8
-    for _ in range(3):
+    for _ in range(keys):
         key = rng.randbytes(key_bits // 8)
         core = make_core(resolve(cipher.name, arch.name, variant=variant, key=key.hex()))
         data = rng.randbytes(BLOCKS * nbytes)
