@@ -65,13 +65,16 @@ class RoundDatapath(wiring.Component):
             return m
         middle = middle_round(m, state, rk, *dirs)
         final = final_round(state, rk, *dirs)
+        # A start never comes with an advance, and the S-box registers take their input only
+        # on one of them: the input is picked by ``advance`` (from registers), so the start,
+        # decided late by the core's handshake, reaches only their enables, not the S-boxes.
         m.d.comb += [
-            sboxes.x.eq(Mux(self.start, self.block ^ self.first_key, middle)),
+            sboxes.x.eq(Mux(self.advance, middle, self.block ^ self.first_key)),
             sboxes.en.eq(self.start | self.advance),
             self.result.eq(final),
         ]
         if both:
-            m.d.comb += sboxes.inverse.eq(Mux(self.start, self.start_decrypt, self.decrypting))
+            m.d.comb += sboxes.inverse.eq(Mux(self.advance, self.decrypting, self.start_decrypt))
         return m
 
 
@@ -102,7 +105,8 @@ class IterativeAES(wiring.Component):
             cycles_per_block=nr + folded,      # the last round overlaps the next load (not folded)
             cycles_per_block_feedback=nr + 1,  # the next input waits for this output
             blocks_in_flight=1,
-            key_setup_cycles=nr + 1 if self.decrypt else 1,  # decryption runs the schedule once
+            key_setup_cycles=nr + 1 if self.decrypt else 2,  # decryption runs the schedule once;
+                                               # encrypting keeps the first step (enc_first)
             parts={"key_schedule": "key_schedule", "datapath": "datapath"},
         ))))
 

@@ -57,7 +57,7 @@ from amaranth.lib.wiring import In, Out
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
-from .key_schedule import _Step, first_round_key
+from .key_step import WindowStep, first_round_key
 from .reference import NK, NR, SBOX
 from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
 from .round_keys import RoundKeyRegisters
@@ -74,7 +74,7 @@ class KeyStep(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        step = _Step(self.nk, self.nr, forward=True)
+        step = WindowStep(self.nk, self.nr, forward=True)
         n = Const(self.r - 1, range(self.nr + 1))     # the window position before this step
         m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
         held = Signal.like(self.w, name="w_held")

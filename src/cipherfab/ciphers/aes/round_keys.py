@@ -25,7 +25,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ...hw.sbox import SboxTables, SubBytes
-from .key_schedule import _Step, first_round_key
+from .key_step import WindowStep, first_round_key
 from .reference import NK, NR, SBOX
 
 
@@ -51,7 +51,7 @@ class RoundKeyMemory(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         nr = self.nr
-        step = _Step(self.nk, nr, forward=True)
+        step = WindowStep(self.nk, nr, forward=True)
         window, n, phase_b = Signal(32 * self.nk), Signal(range(nr + 1)), Signal()
         busy, have_key = Signal(), Signal()
         m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)

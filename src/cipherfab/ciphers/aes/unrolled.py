@@ -29,7 +29,7 @@ from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
-from .key_schedule import _Step, first_round_key
+from .key_step import WindowStep, first_round_key
 from .reference import NK, NR, SBOX
 from .round import mix_columns, shift_rows
 
@@ -46,7 +46,7 @@ class RoundChain(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        step = _Step(self.nk, self.nr, forward=True)
+        step = WindowStep(self.nk, self.nr, forward=True)
         x, w = self.x, self.w
         for j in range(self.k):
             n = Signal(range(self.nr + 1), name=f"n{j}")
