@@ -16,8 +16,9 @@ Nr + 1 (latency Nr + 1: 11/13/15 cycles); the last round of one block overlaps t
 load of the next, so back-to-back blocks take Nr cycles each (ECB/CTR), and a
 feedback mode, whose next input needs this output, Nr + 1.  Key setup: a key is
 taken only when no block is in flight (and before any block presented in the same
-cycle); an encryption may start the cycle after, a decryption Nr + 1 cycles after
-(the forward schedule runs once per key to find the last round keys).  Every count
+cycle); an encryption may start 2 cycles after (the key's first step is kept in a
+register), a decryption Nr + 1 cycles after (the forward schedule runs once per key to
+find the last round keys).  Every count
 is fixed by the parameters: none depends on key or data.
 
 ``key_add = "folded"`` (one direction): the initial and final key additions are
