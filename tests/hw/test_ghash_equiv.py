@@ -3,8 +3,12 @@ wrong circuits (wrong reduction, a missing or extra term, non-bilinear) refused.
 
 import pytest
 
+from amaranth.hdl import Value
+
+from cipherfab.hw import ghash_equiv
 from cipherfab.hw.gf128 import GCM, Field
-from cipherfab.hw.ghash_equiv import gold_verilog, prove
+from cipherfab.hw.ghash import horner_step
+from cipherfab.hw.ghash_equiv import gold_verilog, prove, prove_step
 
 AES = Field(8, 0x11B)
 
@@ -14,10 +18,30 @@ def test_gcm_product_proven():
     assert ok, summary
 
 
-def test_small_fields_proven():
-    for field in (AES, Field(16, 0x1002B)):
-        ok, summary = prove(field)
-        assert ok, summary
+def test_small_field_proven():
+    ok, summary = prove(AES)
+    assert ok, summary
+
+
+@pytest.mark.parametrize("field,digit", [(GCM, 8), (AES, 2)] + [
+    pytest.param(GCM, d, marks=pytest.mark.slow) for d in (16, 32, 64)], ids=str)
+def test_digit_step_proven(field, digit):
+    ok, summary = prove_step(field, digit)
+    assert ok, summary
+
+
+@pytest.mark.parametrize("wrong,why", [
+    (lambda z, dr, hr: Value.cast(hr)[3], "differs"),              # an H term alone
+    (lambda z, dr, hr: Value.cast(z)[1] & Value.cast(dr)[0], "inconclusive"),   # Z D: not bilinear
+    (lambda z, dr, hr: Value.cast(z)[7] ^ Value.cast(z)[7], "proven"),  # control: XOR of 0 changes nothing
+], ids=["h-term", "z-times-d", "control"])
+def test_wrong_steps_refused(monkeypatch, wrong, why):
+    def step(m, z, dr, hr, field):
+        return horner_step(m, z, dr, hr, field) ^ wrong(z, dr, hr)
+
+    monkeypatch.setattr(ghash_equiv, "horner_step", step)
+    ok, summary = prove_step(AES, 2)
+    assert ok == (why == "proven") and (ok or why in summary), summary
 
 
 def as_gate(verilog: str) -> str:

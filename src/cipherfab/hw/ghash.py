@@ -106,6 +106,15 @@ def gf_mul_comb(m: Module, x, h, field: Field = GCM, name: str = "gfmul") -> Val
     return reflect(red)
 
 
+def horner_step(m: Module, z, dr, hr, field: Field = GCM, name: str = "step") -> Value:
+    """One digit-serial clock, ``Z a^d + D H mod P``, every operand reflected (bit i =
+    coefficient of a^i), ``d = len(dr)``; the unreduced sum is the signal ``<name>``."""
+    z, dr = Value.cast(z), Value.cast(dr)
+    step = Signal(field.n + len(dr), name=name)
+    m.d.comb += step.eq((z << len(dr)) ^ clmul(dr, hr))
+    return reduce_mod(step, field)
+
+
 def check(style: str, digit: int | None, field: Field) -> None:
     """Refuse a style or digit size that is not built, in one line."""
     if style not in STYLES:
@@ -158,14 +167,12 @@ class GF128Mul(wiring.Component):
         m.d.comb += take.eq(self.start & ~self.busy)
         dr = Signal(d, name="digit")                 # D_k, reflected
         hr = Signal(n, name="h_step")                # H, reflected
-        step = Signal(n + d, name="step")            # Z a^d + D H, before reduction
         m.d.comb += [dr.eq(reflect(Mux(take, self.x[:d], x_rest[:d]))),
-                     hr.eq(reflect(Mux(take, self.h, h_reg))),
-                     step.eq((Mux(take, 0, z) << d) ^ clmul(dr, hr))]
+                     hr.eq(reflect(Mux(take, self.h, h_reg)))]
         m.d.comb += self.y.eq(reflect(z))
         m.d.sync += self.done.eq(0)
         with m.If(take | self.busy):
-            m.d.sync += [z.eq(reduce_mod(step, self.field)),
+            m.d.sync += [z.eq(horner_step(m, Mux(take, 0, z), dr, hr, self.field)),
                          x_rest.eq(Mux(take, self.x[d:], x_rest[d:]))]
         with m.If(take):
             m.d.sync += [h_reg.eq(self.h), left.eq(n // d - 1), self.busy.eq(1)]

