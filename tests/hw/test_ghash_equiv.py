@@ -24,7 +24,8 @@ def test_small_field_proven():
 
 
 @pytest.mark.parametrize("field,digit", [(GCM, 8), (AES, 2)] + [
-    pytest.param(GCM, d, marks=pytest.mark.slow) for d in (16, 32, 64)], ids=str)
+    pytest.param(GCM, d, marks=pytest.mark.slow) for d in (16, 32, 64)],
+    ids=["gcm-8", "gf256-2", "gcm-16", "gcm-32", "gcm-64"])
 def test_digit_step_proven(field, digit):
     ok, summary = prove_step(field, digit)
     assert ok, summary
@@ -63,7 +64,7 @@ def as_gate(verilog: str) -> str:
     # degree 3: not evaluated, so not proven
     ("module gate(input [7:0] x, input [7:0] h, output [7:0] y);"
      " assign y = x & h & {8{x[1]}}; endmodule", "inconclusive"),
-])
+], ids=["wrong-polynomial", "flipped-term", "constant", "bitwise-and", "degree-3"])
 def test_wrong_circuits_refused(gate, why):
     ok, summary = prove(AES, gate=gate)
     assert not ok and why in summary, summary

@@ -52,8 +52,9 @@ with exact cycle counts, and checks the GF(2^8) instance on all 65536 pairs (par
 and digit 2; digits 1 and 4 with ``-m slow``).  :mod:`cipherfab.hw.ghash_equiv` proves
 :func:`gf_mul_comb` (the parallel style's logic) equal to SP 800-38D Algorithm 1 and to
 :func:`cipherfab.hw.gf128.mul` for all 2^256 operand pairs, by the exact algebraic normal
-form of its Yosys netlist (a SAT proof did not finish); the digit-serial style is not
-proven formally at 128 bits, only simulated.
+form of its Yosys netlist (a SAT proof did not finish), and :func:`horner_step` (one
+digit-serial clock) equal to ``Z a^d + D H mod P``; the registers, multiplexers,
+counter and handshakes of both styles are simulated, not proven.
 """
 
 from __future__ import annotations
