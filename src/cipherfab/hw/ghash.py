@@ -13,13 +13,14 @@ of ``a^i``; the product is reflected back.
 reduction, which is linear: for every ``k >= n`` the constant ``a^k mod P`` is
 computed here in Python, and output bit ``j`` is ``p_j`` XOR every ``p_k`` whose
 constant has bit ``j``.  For GCM's sparse ``P = a^128 + a^7 + a^2 + a + 1`` each
-``p_k`` feeds at most a handful of outputs, so the reduction costs a few hundred XORs
-next to the ~16k of the product.  Schoolbook rather than Karatsuba: the ANDs and XORs
-of one output bit form one balanced XOR tree that synthesis maps to LUTs directly
-(depth log2(2n) levels), every product bit is a named signal, and the circuit is the
-textbook formula a reviewer can check line by line; Karatsuba saves about a quarter
-of the ANDs at 128 bits but adds pre-/post-addition XORs and depth, and whether it
-wins on LUT4s is a measurement not made yet.
+``p_k`` feeds 4 outputs (7 for the top six), so the reduction costs about 520 XORs
+next to the ~16k of the product.  Both sums are written as balanced trees of
+word-wide XORs (:func:`xor_tree`, log2(n) levels), not as chains; in the reduction
+most terms are constant zero in a given bit, and synthesis folds those away.  Schoolbook rather than Karatsuba: the circuit is the textbook formula
+a reviewer can check line by line, the product is one named signal, and the AND/XOR
+terms map straight onto LUTs; one Karatsuba level saves a quarter of the ANDs
+(3 x 64^2 instead of 128^2) but adds pre- and post-addition XORs and depth, and
+whether it wins on LUT4s is a measurement not made yet.
 
 *Field*: the generator is written for any :class:`~cipherfab.hw.gf128.Field` (width
 ``n`` and reduction polynomial, same reflected bit order); GCM is the default and the
@@ -59,9 +60,6 @@ counter and handshakes of both styles are simulated, not proven.
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import xor
-
 from amaranth.hdl import Cat, Module, Mux, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
@@ -79,11 +77,20 @@ def reflect(v) -> Value:
     return Cat(*(v[i] for i in reversed(range(len(v)))))
 
 
+def xor_tree(terms: list) -> Value:
+    """XOR of ``terms`` as a balanced binary tree (pairs, then pairs of pairs ...)."""
+    terms = list(terms)
+    while len(terms) > 1:
+        terms = [terms[i] ^ terms[i + 1] if i + 1 < len(terms) else terms[i]
+                 for i in range(0, len(terms), 2)]
+    return Value.cast(terms[0])
+
+
 def clmul(a, b) -> Value:
     """Carry-less product of two polynomials (bit i = coefficient of a^i), ``len(a) + len(b) - 1`` bits."""
     a, b = Value.cast(a), Value.cast(b)
     width = len(a) + len(b) - 1
-    return reduce(xor, [Mux(b[i], a << i, 0)[:width] for i in range(len(b))])
+    return xor_tree([Mux(b[i], a << i, 0)[:width] for i in range(len(b))])
 
 
 def reduce_mod(p, field: Field) -> Value:
@@ -91,7 +98,7 @@ def reduce_mod(p, field: Field) -> Value:
     ``k >= n``, XORed into the output bits where ``a^k mod poly`` has a one."""
     p, n = Value.cast(p), field.n
     terms = [p[:n]] + [Mux(p[k], field.reduce(1 << k), 0) for k in range(n, len(p))]
-    return reduce(xor, terms)
+    return xor_tree(terms)
 
 
 def gf_mul_comb(m: Module, x, h, field: Field = GCM, name: str = "gfmul") -> Value:

