@@ -1,0 +1,79 @@
+"""GHASH over a stream of blocks (NIST SP 800-38D Algorithm 2), on one multiplier style.
+
+Theory of operation
+-------------------
+``Y_0 = 0`` and ``Y_i = (Y_(i-1) ^ X_i) . H``; after a message's last block (for GCM:
+the AAD, the ciphertext, each zero-padded, then the length block) ``y`` is GHASH_H of it.
+Blocks arrive on the ``block`` stream (128-bit payload, GCM bit order as in
+:mod:`cipherfab.hw.gf128`); ``h`` is the hash subkey, held for the whole message.
+``clear`` begins a message: ``y`` reads 0 and the next block starts from ``Y_0``; no
+block is taken in the clock of a clear.
+
+``parallel``
+    one block per clock: the block taken this clock is multiplied in the same clock
+    (:func:`~cipherfab.hw.ghash.gf_mul_comb`) into the ``Y`` register, which the next
+    block reads.  ``busy`` is never high.
+``digit``
+    a :class:`~cipherfab.hw.ghash.GF128Mul` of the same digit size: a block is taken
+    while the multiplier is idle and starts it on ``Y ^ X``; ``busy`` is high for the
+    ``128 / digit - 1`` clocks after, and the next block may be taken in the clock the
+    product is ready, so a message of ``m`` blocks offered back to back takes exactly
+    ``m * 128 / digit`` clocks.  ``y`` is ``Y`` only while ``busy`` is low.
+
+No count depends on the data.  tests/hw/test_ghash_unit.py checks every style and digit
+size against :func:`cipherfab.hw.gf128.ghash` on random messages (empty ones included)
+with random gaps, clears between messages, and the exact clocks per block.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Module, Mux, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from .gf128 import BITS, GCM
+from .ghash import GF128Mul, check, gf_mul_comb
+
+
+class GHASH(wiring.Component):
+    """``y = GHASH_H(blocks since the last clear)`` on a ``style`` multiplier."""
+
+    def __init__(self, style: str = "parallel", digit: int | None = None):
+        self._MustUse__silence = True      # a refused one is not an unused design
+        check(style, digit, GCM)
+        self._MustUse__silence = False
+        self.style, self.digit = style, digit
+        super().__init__({
+            "h": In(BITS), "clear": In(1), "block": In(stream.Signature(BITS)),
+            "y": Out(BITS), "busy": Out(1),
+        })
+
+    @property
+    def cycles_per_block(self) -> int:
+        """Clocks between blocks offered back to back."""
+        return 1 if self.style == "parallel" else BITS // self.digit
+
+    def elaborate(self, platform):
+        m = Module()
+        fresh = Signal(init=1)             # Y = Y_0 = 0: cleared, no block taken since
+        take = Signal()
+        m.d.comb += take.eq(self.block.valid & self.block.ready)
+        with m.If(self.clear):
+            m.d.sync += fresh.eq(1)
+        with m.Elif(take):
+            m.d.sync += fresh.eq(0)
+        if self.style == "parallel":
+            y = Signal(BITS, name="y_reg")
+            acc = Mux(fresh, 0, y)
+            m.d.comb += [self.block.ready.eq(~self.clear), self.y.eq(acc)]
+            with m.If(take):
+                m.d.sync += y.eq(gf_mul_comb(m, acc ^ self.block.payload, self.h, name="ghash"))
+            return m
+        m.submodules.mul = mul = GF128Mul("digit", self.digit)
+        acc = Mux(fresh, 0, mul.y)
+        m.d.comb += [
+            self.block.ready.eq(~mul.busy & ~self.clear),
+            mul.start.eq(take), mul.x.eq(acc ^ self.block.payload), mul.h.eq(self.h),
+            self.y.eq(acc), self.busy.eq(mul.busy),
+        ]
+        return m
