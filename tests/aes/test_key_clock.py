@@ -35,7 +35,8 @@ def engine():
 def test_declaration_and_port(engine):
     text, info = generate_verilog(POINT)[0], engine.info
     assert info.clocks == ("key",)
-    assert (info.key_setup_cycles, info.key_clock_cycles) == (27, 24)   # 3 clk + 2 + 21 + 1 key_clk
+    # 3 clk + (2 + 31 + 1) key_clk: block-RAM SubWord, 3 clocks per round key
+    assert (info.key_setup_cycles, info.key_clock_cycles) == (37, 34)
     assert "  input key_clk;" in text
     sidecar = info.as_json()
     assert sidecar["clocks"] == ["key"] and CoreInfo.from_json(sidecar) == info
@@ -43,7 +44,10 @@ def test_declaration_and_port(engine):
     shared = resolve("aes", "interleaved", key_bits=128, direction="both", sbox="rom", stages=2)
     assert shared.top == "aes_interleaved_128_both_rom_2"
     info = declaration(shared)
-    assert "clocks" not in info.as_json() and info.key_setup_cycles == 22
+    assert "clocks" not in info.as_json() and info.key_setup_cycles == 32
+    lut = declaration(resolve("aes", "interleaved", key_bits=128, direction="both", sbox="lut",
+                              stages=2))
+    assert lut.key_setup_cycles == 22                   # logic SubWord: 2 clocks per round key
 
 
 def test_declaration_rules(engine):
@@ -75,8 +79,8 @@ def test_declared_timing(engine, key_period):
 
 def test_key_setup_exact_at_equal_clocks_and_scaled_otherwise(engine):
     info = engine.info
-    assert key_setup_bounds(info, 1.0) == (27, 27)
-    assert key_setup_bounds(info, 2.0) == (3 + 48 - 1, 3 + 48 + 2 + 1)
+    assert key_setup_bounds(info, 1.0) == (37, 37)
+    assert key_setup_bounds(info, 2.0) == (3 + 68 - 1, 3 + 68 + 2 + 1)
 
 
 @pytest.mark.parametrize("reset_after", [0, 4, 11, 40])
@@ -103,15 +107,15 @@ def test_first_key_after_reset_waits_for_the_key_domain(engine):
     r = engine.core.run([("key", k), ("block", b), ("key", k), ("block", b)], pair_prob=1.0)
     assert r.out == aes(k, b) * 2
     first, second = (int(x) for x in r.key_to_block_cycles)
-    assert second == engine.info.key_setup_cycles and first in (27, 28)
+    assert second == engine.info.key_setup_cycles and first in (37, 38)
 
 
 def test_key_setup_time_in_the_flow_record(engine):
     info = engine.info
     src = DesignSource(verilog="", top=POINT.top, design={}, cycles_per_block_ecb=10,
                        key_setup_cycles=info.key_setup_cycles, info=info.as_json())
-    # 3 clk cycles at 100 MHz, 24 key_clk cycles at 200 MHz
-    assert key_setup_ns(src, 100.0, {"$glbnet$clk": 100.0, "$glbnet$key_clk": 200.0}) == (150.0, 200.0)
+    # 3 clk cycles at 100 MHz, 34 key_clk cycles at 200 MHz
+    assert key_setup_ns(src, 100.0, {"$glbnet$clk": 100.0, "$glbnet$key_clk": 200.0}) == (200.0, 200.0)
     assert key_setup_ns(src, 100.0, {"$glbnet$clk": 100.0}) == (None, None)   # no key clock timed
     single = DesignSource(verilog="", top="x", design={}, cycles_per_block_ecb=10, key_setup_cycles=22,
                           info=replace(info, clocks=(), key_clock_cycles=0, key_setup_cycles=22).as_json())

@@ -22,7 +22,8 @@ each stage, so it never idles in non-feedback use (paper 002: 2-stage round,
 Round keys come from :class:`~.round_keys.RoundKeyMemory`, addressed one register
 before R0 (at stage A when L = 1) with the round the block will finish at stage B
 (``n`` encrypting, ``Nr - n`` decrypting), so the synchronous read lands with R0.  A new key waits
-until no block is in flight and rewrites the memory in 2·Nr+1 clocks.  With
+until no block is in flight and rewrites the memory in 2·Nr+1 clocks (3·Nr+1 with
+block-RAM S-boxes, whose SubWord read is registered again before each step).  With
 ``key_clock="separate"`` the memory is filled on a clock of its own (``key_clk``,
 :mod:`.key_clock`): the key setup goes at the key schedule's rate, not the round's.
 
@@ -41,7 +42,7 @@ from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from .reference import NR
 from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
 from .key_clock import KeyClockRoundKeyMemory, key_clock_cycles
-from .round_keys import RoundKeyMemory
+from .round_keys import RoundKeyMemory, expansion_cycles, expansion_phases
 
 #: sync clocks of a separate-clock key setup: the load and the two synchronizer stages of
 #: the handshake's return (the first block is taken in the clock the return arrives)
@@ -65,11 +66,12 @@ class InterleavedAES(wiring.Component):
         self.nr = nr = NR[key_bits]
         latency = nr + 1 if stages == 1 else stages * nr
         params = {"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages}
-        key_setup, clocks = {"key_setup_cycles": 2 * nr + 2}, {}  # the memory filled, then blocks
+        self.phases = phases = expansion_phases(key_sbox(sbox))
+        key_setup, clocks = {"key_setup_cycles": expansion_cycles(nr, phases) + 1}, {}  # then blocks
         if key_clock == "separate":
             params["key_clock"] = key_clock
-            key_setup = {"key_setup_cycles": key_clock_cycles(nr) + SYNC_SIDE_CYCLES,
-                         "key_clock_cycles": key_clock_cycles(nr)}
+            key_setup = {"key_setup_cycles": key_clock_cycles(nr, phases) + SYNC_SIDE_CYCLES,
+                         "key_clock_cycles": key_clock_cycles(nr, phases)}
             clocks = {"clocks": ("key",)}
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="interleaved",
@@ -88,7 +90,8 @@ class InterleavedAES(wiring.Component):
         m = Module()
         nr, dirs = self.nr, (self.encrypt, self.decrypt)
         memory = KeyClockRoundKeyMemory if self.key_clock == "separate" else RoundKeyMemory
-        m.submodules.round_keys = keys = memory(self.key_bits, key_sbox(self.sbox))
+        m.submodules.round_keys = keys = memory(self.key_bits, key_sbox(self.sbox),
+                                                phases=self.phases)
         cuts = sbox_cuts(self.stages)
         lat = cuts["latency"]                               # S-box registers (L)
         m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, **cuts)

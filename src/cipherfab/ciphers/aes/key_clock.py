@@ -27,7 +27,8 @@ change only while the other side is waiting for the handshake, so they cross
 without synchronizers.  The sync side refuses a new key while ``busy``.
 
 Key setup, counted in clocks: :func:`key_clock_cycles` = 2 synchronizer stages +
-the expansion (2·Nr + 1) + 1 to see it end, in the key clock; the rest in ``sync``
+the expansion (2·Nr + 1, or 3·Nr + 1 with block-RAM S-boxes: :func:`~.round_keys.expansion_cycles`)
++ 1 to see it end, in the key clock; the rest in ``sync``
 (the load, 2 synchronizer stages back; the first block is taken as the return
 arrives).  Exact when both clocks run at the same rate (the key clock's edges half
 a period after sync's); otherwise the phase adds up to one key clock, or takes
@@ -42,24 +43,26 @@ from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 
 from .reference import NR
-from .round_keys import RoundKeyMemory, ports
+from .round_keys import RoundKeyMemory, expansion_cycles, ports
 
 
-def key_clock_cycles(nr: int) -> int:
+def key_clock_cycles(nr: int, phases: int = 2) -> int:
     """The key setup's cycles in the key clock: synchronizer, expansion, its end seen."""
-    return 2 + (2 * nr + 1) + 1
+    return 2 + expansion_cycles(nr, phases) + 1
 
 
 class KeyClockRoundKeyMemory(wiring.Component):
     """:class:`~.round_keys.RoundKeyMemory`'s interface in ``sync``, its expansion in ``key``."""
 
-    def __init__(self, key_bits: int, sbox: str, read_ports: int = 1):
+    def __init__(self, key_bits: int, sbox: str, read_ports: int = 1, phases: int = 2):
         self.key_bits, self.sbox, self.read_ports, self.nr = key_bits, sbox, read_ports, NR[key_bits]
+        self.phases = phases
         super().__init__(ports(key_bits, read_ports))
 
     def elaborate(self, platform):
         m = Module()
-        expander = RoundKeyMemory(self.key_bits, self.sbox, self.read_ports, read_domain="read")
+        expander = RoundKeyMemory(self.key_bits, self.sbox, self.read_ports, read_domain="read",
+                                  phases=self.phases)
         m.submodules.expander = DomainRenamer({"sync": "key", "read": "sync"})(expander)
 
         key_hold, req, ack_s = Signal(self.key_bits), Signal(), Signal()     # sync side
