@@ -151,11 +151,13 @@ def _files(cipher: str | None, core: str | None) -> tuple[Path, ...]:
 def generator_files(params=None) -> tuple[Path, ...]:
     """The package files that make core Verilog: of one point (its architecture's module and
     what it imports, its cipher's declarations, the shared parts), or of every point."""
-    if params is None:
-        return _files(None, None)
+    return _files(None, None) if params is None else _files(params.cipher, _core_of(params))
+
+
+def _core_of(params) -> str:
+    """The ``"module:Class"`` of a point's architecture."""
     from ..registry import get_cipher
-    arch = get_cipher(params.cipher).arch(params.arch)
-    return _files(params.cipher, arch.core)
+    return get_cipher(params.cipher).arch(params.arch).core
 
 
 def _digest(files, extra: str = "") -> str:
@@ -174,10 +176,7 @@ def generator_digest(params=None) -> str:
     versions that shape it."""
     if params is None:
         return _digest(generator_files())
-    arch = params.arch
-    from ..registry import get_cipher
-    core = get_cipher(params.cipher).arch(arch).core
-    return _point_digest(params.cipher, core)
+    return _point_digest(params.cipher, _core_of(params))
 
 
 @cache
