@@ -123,6 +123,21 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
     }
 
 
+def fake_cached_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
+                      use_cache: bool = True, **flow) -> dict:
+    """:func:`fake_build` through the real build cache (``$CIPHERFAB_CACHE``), keyed and
+    marked as the real flow does (``build_key``, ``cached``), for the resume tests."""
+    from cipherfab.flow import cache
+    k = cache.key(fake=True, sha=source.verilog_sha256, seed=seed, device=device, **flow)
+    raw = cache.load(k) if use_cache else None
+    if raw is None:
+        raw = fake_build(source, device=device, seed=seed, **flow)
+        cache.store(k, raw)
+        return {**raw, "build_key": k}
+    return {**raw, "cached": True, "times_source": f"cache (measured {raw['measured_at']})",
+            "build_key": k}
+
+
 def _worst_paths(fmax: float, rom: bool, seed: int) -> list[dict]:
     """Three paths as the flow records them: a ROM core limited by its datapath, a LUT core
     by its key schedule and control (seed 2 of a ROM core: by its control alone)."""

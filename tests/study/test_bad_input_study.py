@@ -79,6 +79,17 @@ STUDY = [
     (["study", "quick", "--out", "/proc/x"], "cannot write results to /proc/x/quick"),
     (["study", "quick", "--out", "{tmp}/taken"], "{tmp}/taken/quick: it is a file, not a folder"),
     (["study", "quick", "--out", "{tmp}/" + "x" * 300], "File name too long"),
+    # the builds an interrupted run saved, which the next run resumes from
+    (["study", "quick", "--out", "{tmp}/resume-json"],
+     "cannot resume from {tmp}/resume-json/quick/partial/builds/" + "a" * 32 + ".json: "
+     "not a saved build measurement (Expecting"),
+    (["study", "quick", "--out", "{tmp}/resume-name"],
+     "cannot resume from {tmp}/resume-name/quick/partial/builds/notakey.json: not a saved build"),
+    (["study", "quick", "--out", "{tmp}/resume-shape"],
+     "cannot resume from {tmp}/resume-shape/quick/partial/builds/" + "b" * 32 + ".json: "
+     "not a saved build measurement (a <32 hex digits>.json with measured_at and timing)"),
+    (["study", "quick", "--out", "{tmp}/resume-folder"],
+     "cannot resume from {tmp}/resume-folder/quick/partial/builds/sub: not a saved build"),
     # external cores and peers
     (["study", "quick", "--peer", "{tmp}/missing.json"], "cannot read peer file {tmp}/missing.json"),
     (["study", "quick", "--peer", "{tmp}/bad.json"], "peer file {tmp}/bad.json is not JSON"),
@@ -161,6 +172,18 @@ def files(tmp_path):
     (tmp_path / "stats-list.json").write_text(
         '{"aggregates": [{"label": "x", "params": {"cipher": "aes"}, "ok_seeds": [1], "stats": []}]}')
     (tmp_path / "empty").mkdir()
+    good = json.dumps({"measured_at": "2026-01-01T00:00:00+00:00", "timing": {"fmax_mhz": 1}})
+    for name, file, text in [("resume-json", "a" * 32 + ".json", "{not json"),
+                             ("resume-name", "notakey.json", good),
+                             ("resume-shape", "b" * 32 + ".json", '{"measured_at": "x"}'),
+                             ("resume-folder", "sub", None)]:
+        saved = tmp_path / name / "quick" / "partial" / "builds"
+        saved.mkdir(parents=True)
+        (saved / ("c" * 32 + ".json")).write_text(good)      # a good one beside: not imported
+        if text is None:
+            (saved / file).mkdir()
+        else:
+            (saved / file).write_text(text)
     return tmp_path
 
 

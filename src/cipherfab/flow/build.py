@@ -119,7 +119,7 @@ def flow_section(raw_flow: dict | None, opts: FlowOptions, dev: Device, seed: in
 
 
 def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: bool,
-              opts: FlowOptions, n_paths: int | None = None) -> dict:
+              opts: FlowOptions, n_paths: int | None = None, key: str | None = None) -> dict:
     """The record: the (possibly cached) measurement plus what this DesignSource says.
 
     Stage times, elaboration included, are always those of the run that measured
@@ -143,6 +143,8 @@ def _assemble(source: DesignSource, dev: Device, seed: int, raw: dict, cached: b
                                           raw["timing"].get("fmax_by_clock_mhz")),
         "cipherfab_version": __version__,
     }
+    if key:
+        rec["build_key"] = key      # the measurement's cache entry (a study's resume keeps it)
     if dev.synthesis_only:
         rec["estimate"] = "synthesis only, no place-and-route"
     return rec
@@ -204,7 +206,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
                   **{k: v for k, v in opts.changed().items() if k != "router"})
     raw = cache.load(k) if use_cache else None
     if raw is not None and not (paths and "worst_paths" not in raw["timing"]):
-        return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths)
+        return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths, key=k)
     with contextlib.ExitStack() as stack:
         if workdir is None:
             wd = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cipherfab-build-")))
@@ -220,7 +222,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
             raise CipherfabError(msg, e.exit_code) from None
     raw.update(_provenance(source))
     cache.store(k, raw)
-    return _assemble(source, dev, seed, raw, cached=False, opts=opts, n_paths=paths)
+    return _assemble(source, dev, seed, raw, cached=False, opts=opts, n_paths=paths, key=k)
 
 
 def build_or_failure(source: DesignSource, **kwargs) -> dict:

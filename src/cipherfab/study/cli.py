@@ -5,7 +5,9 @@ Exit status: 0 when the report was written and at least one build succeeded
 is still written), 2 for bad input (unknown study, bad option) - one line on
 stderr, never a traceback; 130 (Ctrl-C) or 143 (SIGTERM) when interrupted: the
 workers and their tools are stopped, the finished builds go to OUT/NAME/partial/
-and the previous complete results in OUT/NAME/ are kept.
+(results, reports, and their measurements in builds/), the previous complete results
+in OUT/NAME/ are kept, and the same command run again (on any machine, once that folder
+is committed) builds only what is missing.
 """
 
 from __future__ import annotations
@@ -92,7 +94,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     add_flow_arguments(f)
     p.add_argument("--out", default="reports", metavar="DIR", type=_folder,
                    help="reports folder; results go to DIR/NAME/ (default: reports); an "
-                        "interrupted run's to DIR/NAME/partial/, keeping the complete ones")
+                        "interrupted run's to DIR/NAME/partial/ with its finished builds, from which "
+                        "the next run resumes (on any machine, once committed), keeping the "
+                        "complete ones")
     p.add_argument("--no-cache", action="store_true", help="rebuild even when a cached result exists")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("--update-readme", action="store_true",
@@ -186,6 +190,9 @@ def run(args) -> int:
         return INTERRUPT_EXIT.get(stop.signal_name, 130)
     s = res["summary"]
     folder = res["folder"]
+    if res.get("resumed_builds"):
+        print(f"{study.name}: resumed from {res['resumed_builds']} builds saved by an interrupted "
+              f"run (its partial/ folder, now removed)")
     print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "
           f"report: {Path(folder) / 'report.md'} and report.html")
     if readme is not None and s["ok"]:
@@ -205,8 +212,10 @@ def _interrupted_line(stop) -> str:
     """The one line an interrupted study ends with: how far it got and where its results are."""
     s = stop.results["summary"]
     kept = f"; the complete results in {stop.kept.parent} were kept" if stop.kept else ""
+    saved = stop.results.get("saved_builds")
+    resume = (f"; the same command resumes from its {saved} saved builds" if saved else "")
     return (f"cipherfab study: interrupted ({stop.signal_name}) after {s['finished']} of "
-            f"{s['builds']} builds; partial results in {stop.results['folder']}{kept}")
+            f"{s['builds']} builds; partial results in {stop.results['folder']}{kept}{resume}")
 
 
 def main(argv: list[str] | None = None) -> int:
