@@ -189,8 +189,10 @@ def system_verilog(params: CoreParams, width: int | None = None,
     text = to_verilog(system, top, f"{top}: {params.top} as an accelerator system ({width}-bit "
                                    f"AXI4-Stream, {depth}-block FIFOs, AXI4-Lite registers; "
                                    f"register map in cipherfab.hw.system)", waive_lint)
+    ghash = system.accelerator.ghash       # the GCM GHASH style, None: no GCM
     facts = {"top": top, "core": sidecar(params, system.info, ""), "axis_width": width,
-             "fifo_depth": depth, "info_register": info_word(system.info)}
+             "fifo_depth": depth, "info_register": info_word(system.info, ghash is not None),
+             "ghash": " ".join(str(p) for p in ghash if p) if ghash else None}
     facts["core"].pop("verilog_sha256", None)
     return text, top, facts
 

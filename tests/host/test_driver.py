@@ -25,7 +25,7 @@ MODES = {Mode.ECB_ENCRYPT: ("ecb", False), Mode.ECB_DECRYPT: ("ecb", True),
          Mode.CBC_ENCRYPT: ("cbc", False), Mode.CBC_DECRYPT: ("cbc", True), Mode.CTR: ("ctr", False)}
 
 
-@pytest.mark.parametrize("mode", list(Mode), ids=lambda m: m.name.lower())
+@pytest.mark.parametrize("mode", [m for m in Mode if not m.gcm], ids=lambda m: m.name.lower())
 def test_every_mode_against_the_reference(acc, mode):
     rng = random.Random(mode.value)
     key, iv = rng.randbytes(24), rng.randbytes(16)

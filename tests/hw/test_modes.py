@@ -50,7 +50,7 @@ def test_every_mode_around_a_pipeline(key_interface):
     rng = random.Random(key_interface)
     dut = ModeEngine(PipeCore(key_interface))
     messages = []
-    for mode in Mode:
+    for mode in (m for m in Mode if not m.gcm):
         key = FIXED if key_interface == "none" else rng.getrandbits(N)
         blocks = [rng.getrandbits(N) for _ in range(12)]
         iv = MASK - 3 if mode == Mode.CTR else rng.getrandbits(N)      # the counter wraps
@@ -117,7 +117,7 @@ def test_every_mode_around_aes():
     data = rng.randbytes(16 * 6)
     blocks = [int.from_bytes(data[i:i + 16], "big") for i in range(0, len(data), 16)]
     k, v = int.from_bytes(key, "big"), int.from_bytes(iv, "big")
-    messages = [(k, mode, v, blocks) for mode in Mode]
+    messages = [(k, mode, v, blocks) for mode in Mode if not mode.gcm]
     got, _ = run(dut, messages, rng, limit=4000)
     as_bytes = [b"".join(x.to_bytes(16, "big") for x in out) for out in got]
 

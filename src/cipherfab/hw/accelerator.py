@@ -5,8 +5,8 @@ Theory of operation
 -------------------
 ::
 
-    s_axis --AxisToBlocks--> input FIFO --ModeEngine(core)--> output FIFO --BlocksToAxis--> m_axis
-                             (depth blocks)                   (depth blocks)
+    s_axis --AxisToBlocks--> input FIFO --GcmLayer--ModeEngine(core)--GcmLayer--> output FIFO --BlocksToAxis--> m_axis
+                             (depth blocks)                                       (depth blocks)
 
 Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
@@ -17,8 +17,11 @@ ECB and CBC take whole blocks only (the host pads): a partial block in those mod
 raises the sticky ``length_error`` (its output is cut to the message's length and is
 not a ciphertext of anything).
 
-Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is;
-``start`` takes effect while the engine is idle.  Counters, cleared by ``start``:
+Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is, except
+in GCM, where :class:`~.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
+``text_bytes``, ``iv_bytes``, ``tag_bytes``; ``ghash`` picks its GHASH style, "auto": the
+smallest that keeps up with the core, None: no GCM); ``start`` takes effect while the
+engine is idle.  Counters, cleared by ``start``:
 ``blocks_in`` (blocks into the core), ``blocks_out`` (blocks out of it),
 ``starved`` (clocks the engine could have taken a block but the input FIFO was empty,
 while a message is open), ``blocked`` (clocks a result waited for room in the output FIFO).
@@ -32,6 +35,7 @@ from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from .axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
+from .gcm import LENGTH_BITS, GcmLayer, ghash_for
 from .info import info_of
 from .modes import Mode, ModeEngine
 
@@ -42,7 +46,8 @@ DEFAULT_DEPTH = 512
 class Accelerator(wiring.Component):
     """``core`` behind AXI4-Stream ports of ``width`` bits, FIFOs of ``depth`` blocks."""
 
-    def __init__(self, core: wiring.Component, width: int = 128, depth: int = DEFAULT_DEPTH):
+    def __init__(self, core: wiring.Component, width: int = 128, depth: int = DEFAULT_DEPTH,
+                 ghash: str | tuple | None = "auto"):
         info = info_of(core)
         check_widths(width, info.block_bits)
         if info.clocks:          # the mode engine, made at elaboration, would refuse it only then
@@ -53,6 +58,9 @@ class Accelerator(wiring.Component):
         if problem:
             raise ValueError(f"FIFO depth {depth}: {problem}")
         self.core, self.info, self.width, self.depth = core, info, width, depth
+        if info.block_bits != 128 or "encrypt" not in info.directions:
+            ghash = None                  # GCM needs a 128-bit block cipher that encrypts
+        self.ghash = ghash_for(info.cycles_per_block) if ghash == "auto" else ghash
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),
             "m_axis": Out(stream.Signature(axis_layout(width))),
@@ -60,6 +68,9 @@ class Accelerator(wiring.Component):
             "idle": Out(1), "mode_error": Out(1), "axis_error": Out(1), "length_error": Out(1),
             "blocks_in": Out(COUNTER_BITS), "blocks_out": Out(COUNTER_BITS),
             "starved": Out(COUNTER_BITS), "blocked": Out(COUNTER_BITS),
+            "aad_bytes": In(LENGTH_BITS), "text_bytes": In(LENGTH_BITS),
+            "iv_bytes": In(LENGTH_BITS), "tag_bytes": In(5),
+            "gcm_error": Out(1), "tag": Out(info.block_bits), "tag_match": Out(1), "tag_mismatch": Out(1),
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
@@ -73,34 +84,45 @@ class Accelerator(wiring.Component):
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
         m.submodules.fifo_in = fifo_in = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
         m.submodules.fifo_out = fifo_out = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
-        m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b))
+        m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
+                                                  gcm=self.ghash is not None)
+        style, digit = self.ghash or (None, None)
+        m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit)
+        wiring.connect(m, gcm.e_in, engine.data_in)
+        wiring.connect(m, engine.data_out, gcm.e_out)
+        m.d.comb += [engine.mode.eq(gcm.e_mode), engine.iv.eq(gcm.e_iv), engine.start.eq(gcm.e_start),
+                     gcm.e_idle.eq(engine.empty), gcm.e_started.eq(engine.started),
+                     gcm.mode.eq(self.mode), gcm.iv.eq(self.iv), gcm.start.eq(self.start),
+                     gcm.aad_bytes.eq(self.aad_bytes), gcm.text_bytes.eq(self.text_bytes),
+                     gcm.iv_bytes.eq(self.iv_bytes), gcm.tag_bytes.eq(self.tag_bytes),
+                     self.gcm_error.eq(gcm.gcm_error), self.tag.eq(gcm.tag),
+                     self.tag_match.eq(gcm.tag_match), self.tag_mismatch.eq(gcm.tag_mismatch)]
 
         wiring.connect(m, wiring.flipped(self.s_axis), axis_in.axis)
         wiring.connect(m, axis_out.axis, wiring.flipped(self.m_axis))
         if "key" in self.signature.members:
             wiring.connect(m, wiring.flipped(self.key), engine.key)
         m.d.comb += [
-            engine.mode.eq(self.mode), engine.iv.eq(self.iv), engine.start.eq(self.start),
             self.mode_error.eq(engine.mode_error), self.axis_error.eq(axis_in.error),
             # AXI4-Stream -> input FIFO
             fifo_in.w_data.eq(axis_in.blocks.payload.as_value()),
             fifo_in.w_en.eq(axis_in.blocks.valid), axis_in.blocks.ready.eq(fifo_in.w_rdy),
-            # input FIFO -> engine
-            engine.data_in.payload.eq(fifo_in.r_data),
-            engine.data_in.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(engine.data_in.ready),
-            # engine -> output FIFO
-            fifo_out.w_data.eq(engine.data_out.payload.as_value()),
-            fifo_out.w_en.eq(engine.data_out.valid), engine.data_out.ready.eq(fifo_out.w_rdy),
+            # input FIFO -> (GCM) engine
+            gcm.data_in.payload.eq(fifo_in.r_data),
+            gcm.data_in.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(gcm.data_in.ready),
+            # (GCM) engine -> output FIFO
+            fifo_out.w_data.eq(gcm.data_out.payload.as_value()),
+            fifo_out.w_en.eq(gcm.data_out.valid), gcm.data_out.ready.eq(fifo_out.w_rdy),
             # output FIFO -> AXI4-Stream
             axis_out.blocks.payload.eq(fifo_out.r_data),
             axis_out.blocks.valid.eq(fifo_out.r_rdy), fifo_out.r_en.eq(axis_out.blocks.ready),
         ]
         open_ = Signal()                  # a message started and its last block not yet in
-        m.d.comb += self.idle.eq(engine.idle & ~fifo_in.r_rdy & ~fifo_out.r_rdy
+        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & (fifo_out.level == 0)
                                  & ~axis_in.blocks.valid & ~self.m_axis.valid)
-        took = engine.data_in.valid & engine.data_in.ready
-        side = engine.data_in.payload.side
-        with m.If(engine.started):
+        took = gcm.data_in.valid & gcm.data_in.ready
+        side = gcm.data_in.payload.side
+        with m.If(gcm.started):
             m.d.sync += [self.blocks_in.eq(0), self.blocks_out.eq(0), self.starved.eq(0),
                          self.blocked.eq(0), open_.eq(1)]
         with m.Else():
@@ -108,12 +130,14 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.blocks_in.eq(self.blocks_in + 1)
                 with m.If(side.last):
                     m.d.sync += open_.eq(0)
-                with m.If((side.bytes != b // 8) & (engine.active_mode != Mode.CTR)):
+                with m.If((side.bytes != b // 8) & (engine.active_mode != Mode.CTR) & ~gcm.gcm):
                     m.d.sync += self.length_error.eq(1)
-            with m.If(engine.data_out.valid & engine.data_out.ready):
+            with m.If(gcm.length_error):
+                m.d.sync += self.length_error.eq(1)
+            with m.If(gcm.data_out.valid & gcm.data_out.ready):
                 m.d.sync += self.blocks_out.eq(self.blocks_out + 1)
-            with m.If(open_ & engine.accepting & ~fifo_in.r_rdy):
+            with m.If(open_ & gcm.data_in.ready & ~fifo_in.r_rdy):
                 m.d.sync += self.starved.eq(self.starved + 1)
-            with m.If(engine.data_out.valid & ~fifo_out.w_rdy):
+            with m.If(gcm.data_out.valid & ~fifo_out.w_rdy):
                 m.d.sync += self.blocked.eq(self.blocked + 1)
         return m

@@ -1,4 +1,5 @@
-"""Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt) and CTR.
+"""Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, and
+the counter part of GCM (:mod:`.gcm` adds the rest: H, J0, GHASH and the tag).
 
 Theory of operation
 -------------------
@@ -9,9 +10,11 @@ architecture.  Every mode is one shape::
 
     core input   x = data            ECB, CBC decrypt
                    = data ^ chain    CBC encrypt (chain: IV, then the last ciphertext)
-                   = counter         CTR (the IV, +1 per block, modulo 2^block_bits)
+                   = counter         CTR (the IV, +1 per block, modulo 2^block_bits);
+                                     GCM (the IV is J0; inc32: +1 modulo 2^32 in the low
+                                     32 bits, SP 800-38D)
     operand FIFO  pushed with the block: 0 (ECB, CBC encrypt), chain (CBC decrypt: the
-                  previous ciphertext), data (CTR)
+                  previous ciphertext), data (CTR, GCM)
     output        core output ^ operand popped beside it
 
 The core keeps order and never drops or duplicates a block, so the operand FIFO pops
@@ -50,6 +53,12 @@ class Mode(enum.Enum, shape=3):
     CBC_ENCRYPT = 2
     CBC_DECRYPT = 3
     CTR = 4
+    GCM_ENCRYPT = 5
+    GCM_DECRYPT = 6
+
+    @property
+    def gcm(self) -> bool:
+        return self in (Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT)
 
     @property
     def direction(self) -> str:
@@ -57,22 +66,25 @@ class Mode(enum.Enum, shape=3):
         return "decrypt" if self in (Mode.ECB_DECRYPT, Mode.CBC_DECRYPT) else "encrypt"
 
 
-def modes_of(info) -> tuple[Mode, ...]:
-    """The modes a core with this declaration can run."""
-    return tuple(m for m in Mode if m.direction in info.directions)
+def modes_of(info, gcm: bool = False) -> tuple[Mode, ...]:
+    """The modes a core with this declaration can run; the GCM ones only with ``gcm`` (a
+    system with a GHASH unit) and a 128-bit block (SP 800-38D)."""
+    return tuple(m for m in Mode if m.direction in info.directions
+                 and (not m.gcm or (gcm and info.block_bits == 128)))
 
 
 class ModeEngine(wiring.Component):
-    """``core`` (a cipherfab core component) behind ECB, CBC and CTR."""
+    """``core`` (a cipherfab core component) behind ECB, CBC and CTR (and GCM's counter,
+    with ``gcm``)."""
 
-    def __init__(self, core: wiring.Component, sideband: int | data.Layout = 0):
+    def __init__(self, core: wiring.Component, sideband: int | data.Layout = 0, gcm: bool = False):
         self.core, self.info, self.sideband = core, info_of(core), sideband
         self.side_bits = sideband.size if isinstance(sideband, data.Layout) else sideband
         info = self.info
         if info.clocks:
             raise ValueError(f"the mode engine drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
-        self.modes = modes_of(info)
+        self.modes = modes_of(info, gcm)
         self.depth = math.ceil(info.latency / info.cycles_per_block) + 2
         block = (data.StructLayout({"data": info.block_bits, "side": sideband}) if self.side_bits
                  else info.block_bits)
@@ -84,6 +96,7 @@ class ModeEngine(wiring.Component):
             "active_mode": Out(Mode),      # the mode of the message under way
             "accepting": Out(1),           # a block offered now would be taken
             "started": Out(1),             # start took effect this clock
+            "empty": Out(1),               # no block in flight: a start now takes effect
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
@@ -103,7 +116,8 @@ class ModeEngine(wiring.Component):
             with m.If(mode == md):
                 m.d.comb += supported.eq(1)
         idle = in_flight == 0
-        m.d.comb += [self.idle.eq(idle & ~core.busy), self.mode_error.eq(~supported)]
+        m.d.comb += [self.idle.eq(idle & ~core.busy), self.empty.eq(idle),
+                     self.mode_error.eq(~supported)]
 
         m.d.comb += self.started.eq(self.start & idle)
         with m.If(self.started):
@@ -118,7 +132,7 @@ class ModeEngine(wiring.Component):
                 m.d.comb += [x.eq(given ^ chain), pushed.eq(0)]
             with m.Case(Mode.CBC_DECRYPT):
                 m.d.comb += [x.eq(given), pushed.eq(chain)]
-            with m.Case(Mode.CTR):
+            with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
                 m.d.comb += [x.eq(counter), pushed.eq(given)]
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
@@ -141,6 +155,9 @@ class ModeEngine(wiring.Component):
                 m.d.sync += chain.eq(given)
             with m.If(mode == Mode.CTR):
                 m.d.sync += counter.eq(counter + 1)
+            if n >= 32:
+                with m.If((mode == Mode.GCM_ENCRYPT) | (mode == Mode.GCM_DECRYPT)):
+                    m.d.sync += counter[:32].eq(counter[:32] + 1)      # inc32
 
         taken = self.data_out.valid & self.data_out.ready
         m.d.comb += [

@@ -7,10 +7,13 @@ first four bytes)::
     0x00  CTRL        W   bit 0 start (takes MODE and the IV, clears the counters),
                           bit 1 clear (zeroize), bits 6:4 mode (hw.modes.Mode)
     0x04  STATUS      R   bit 0 idle, 1 mode_error, 2 axis_error, 3 length_error,
-                          4 key_pending (a loaded key not yet taken by the core)
-    0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 20:16 modes the core
-                          runs (bit = Mode value), 25:24 key interface (0 none,
-                          1 stream, 2 per block)
+                          4 key_pending (a loaded key not yet taken by the core),
+                          5 tag_match, 6 tag_mismatch (GCM decrypt: the verdict on the
+                          received tag; both 0 until it is known), 7 gcm_error (GCM
+                          lengths that cannot be: TAG_BYTES not 4, 8, 12..16, IV_BYTES 0)
+    0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 22:16 modes the system
+                          runs (bit = Mode value; 5 and 6: GCM), 25:24 key interface
+                          (0 none, 1 stream, 2 per block)
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -18,7 +21,20 @@ first four bytes)::
     0x20-0x3C KEY[0..7]   W   the key, word 0 first (reads return 0); write while
                           STATUS.key_pending is 0 (a pending key is being offered)
     0x40  KEY_LOAD    W   any write: offer the key to the core
-    0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0)
+    0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0); GCM with a
+                          12-byte IV: its bytes in IV[0..2]
+    0x60  AAD_BYTES   RW  GCM: bytes of AAD on the stream (after the IV, if any)
+    0x64  TEXT_BYTES  RW  GCM: bytes of plaintext (ciphertext) on the stream
+    0x68  IV_BYTES    RW  GCM: the IV's length (reset 12: from IV[0..2]; any other
+                          length >= 1: the IV comes first on the stream)
+    0x6C  TAG_BYTES   RW  GCM: the tag's length, 4, 8 or 12..16 (reset 16)
+    0x70-0x7C TAG[0..3]   R   GCM encrypt: the tag, word 0 first (0 until the message
+                          ends, when decrypting, and after the next start)
+
+GCM (:mod:`.gcm`): the lengths are set before ``start``.  The input stream holds the IV
+(when IV_BYTES is not 12), the AAD, the text and, decrypting, the tag: each padded with
+zero bytes to whole blocks but the stream's last, whose ``tlast`` ends the message.  The
+output holds the text (encrypting: padded to whole blocks) and, encrypting, the tag.
 
 Key hygiene (as OpenTitan's AES promises): the key and IV registers are write-only;
 ``clear`` (and reset) zeroizes them and resets the accelerator (FIFOs, mode engine, core
@@ -33,7 +49,7 @@ shows on the port).
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, ResetInserter, Signal
+from amaranth.hdl import Cat, Module, Mux, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -45,6 +61,7 @@ from .modes import Mode, modes_of
 CTRL, STATUS, INFO = 0x00, 0x04, 0x08
 BLOCKS_IN, BLOCKS_OUT, STARVED, BLOCKED = 0x10, 0x14, 0x18, 0x1C
 KEY, KEY_LOAD, IV = 0x20, 0x40, 0x50
+AAD_BYTES, TEXT_BYTES, IV_BYTES, TAG_BYTES, TAG = 0x60, 0x64, 0x68, 0x6C, 0x70
 KEY_INTERFACE_CODE = {"none": 0, "stream": 1, "per_block": 2}
 ADDR_BITS = 8
 
@@ -55,8 +72,8 @@ def system_top(core_top: str, width: int, depth: int) -> str:
     return f"cf_system_{core_top}_axis{width}_fifo{depth}"
 
 
-def info_word(info) -> int:
-    modes = sum(1 << m.value for m in modes_of(info))
+def info_word(info, gcm: bool = True) -> int:
+    modes = sum(1 << m.value for m in modes_of(info, gcm))
     return (info.block_bits // 8 | (info.key_bits // 8) << 8 | modes << 16
             | KEY_INTERFACE_CODE[info.key_interface] << 24)
 
@@ -95,11 +112,16 @@ class AcceleratorSystem(wiring.Component):
 
         key_words, iv_words, key_pending = self.key_words, self.iv_words, self.key_pending
         mode, start = Signal(Mode), Signal()
+        lengths = {AAD_BYTES: Signal(32, name="aad_bytes"), TEXT_BYTES: Signal(32, name="text_bytes"),
+                   IV_BYTES: Signal(32, name="iv_bytes", init=12),
+                   TAG_BYTES: Signal(5, name="tag_bytes", init=16)}
         kb, bb = info.key_bits, info.block_bits
         key_value = Cat(*reversed(key_words))[256 - kb:] if kb else None   # word 0 = top bits
         iv_value = Cat(*reversed(iv_words))[128 - bb:]
         a = self.accelerator
-        m.d.comb += [a.mode.eq(mode), a.iv.eq(iv_value), a.start.eq(start)]
+        m.d.comb += [a.mode.eq(mode), a.iv.eq(iv_value), a.start.eq(start),
+                     a.aad_bytes.eq(lengths[AAD_BYTES]), a.text_bytes.eq(lengths[TEXT_BYTES]),
+                     a.iv_bytes.eq(lengths[IV_BYTES]), a.tag_bytes.eq(lengths[TAG_BYTES])]
         if "key" in a.signature.members:
             m.d.comb += [a.key.payload.eq(key_value), a.key.valid.eq(key_pending)]
             with m.If(a.key.valid & a.key.ready):
@@ -119,12 +141,19 @@ class AcceleratorSystem(wiring.Component):
             for i, w in enumerate(iv_words):
                 with m.If(addr == IV + 4 * i):
                     m.d.sync += w.eq(axil.w_data)
+            for where, reg in lengths.items():
+                with m.If(addr == where):
+                    m.d.sync += reg.eq(Mux(axil.w_data >= 1 << len(reg), (1 << len(reg)) - 1,
+                                           axil.w_data) if len(reg) < 32 else axil.w_data)
         with m.If(clear):      # zeroize; then the zero key overwrites the core's round keys
             m.d.sync += [*(w.eq(0) for w in key_words + iv_words), key_pending.eq(1)]
 
-        status = Cat(a.idle, a.mode_error, a.axis_error, a.length_error, key_pending)
-        reads = {STATUS: status, INFO: info_word(info), BLOCKS_IN: a.blocks_in,
-                 BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked}
+        status = Cat(a.idle, a.mode_error, a.axis_error, a.length_error, key_pending,
+                     a.tag_match, a.tag_mismatch, a.gcm_error)
+        reads = {STATUS: status, INFO: info_word(info, a.ghash is not None), BLOCKS_IN: a.blocks_in,
+                 BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked, **lengths}
+        if "tag" in a.signature.members and info.block_bits == 128:
+            reads.update({TAG + 4 * i: a.tag[96 - 32 * i:128 - 32 * i] for i in range(4)})
         with m.Switch(axil.r_addr * 4):
             for where, value in reads.items():
                 with m.Case(where):

@@ -1,0 +1,227 @@
+"""GCM in the accelerator (hw.gcm) in Amaranth's simulator: every IV, AAD, text and tag
+length class (none, partial, whole blocks, several), encrypt and decrypt with right and
+wrong tags, random tvalid/tready pauses, impossible lengths, a misframed stream; around a
+pipelined test double (one block per clock: the parallel GHASH) and AES-128 (the digit GHASH
+that keeps up with it), checked against hw.gcm_model and cryptography's AESGCM."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from cipherfab.hw import gcm_model
+from cipherfab.hw.accelerator import Accelerator
+from cipherfab.hw.gcm import ghash_for
+from cipherfab.hw.modes import Mode
+from doubles import PipeCore, messages_of, toy_encrypt, transfers
+
+
+def _pad(b: bytes) -> bytes:
+    return b + bytes(-len(b) % 16)
+
+
+def stream_of(iv: bytes, aad: bytes, text: bytes, tag: bytes | None) -> bytes:
+    """The input stream of a GCM message: each section padded to whole blocks, the last one
+    (the tag when decrypting) cut to its length."""
+    parts = ([_pad(iv)] if len(iv) != 12 else []) + [_pad(aad)]
+    if tag is None:
+        return b"".join(parts) + text
+    return b"".join(parts) + _pad(text) + tag
+
+
+def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
+    """jobs: (key, mode, iv, aad, text, tag, tag_bytes). Returns [(output bytes, flags)]."""
+    lanes, results = dut.width // 8, []
+
+    async def bench(ctx):
+        for key, mode, iv, aad, text, tag, tag_bytes in jobs:
+            while not ctx.get(dut.idle):
+                await ctx.tick()
+            if key is not None:
+                ctx.set(dut.key.payload, key)
+                ctx.set(dut.key.valid, 1)
+                await ctx.tick().until(dut.key.ready)
+                ctx.set(dut.key.valid, 0)
+            ctx.set(dut.mode, mode)
+            ctx.set(dut.iv, int.from_bytes(iv[:12].ljust(16, b"\0"), "big") if len(iv) == 12 else 0)
+            for name, v in (("aad_bytes", len(aad)), ("text_bytes", len(text)),
+                            ("iv_bytes", len(iv)), ("tag_bytes", tag_bytes)):
+                ctx.set(getattr(dut, name), v)
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            msg = stream_of(iv, aad, text, tag if mode == Mode.GCM_DECRYPT else None)
+            sent = transfers(msg, lanes, 16) if msg else []
+            got, i = [], 0
+            want_out = len(_pad(text)) + tag_bytes if mode == Mode.GCM_ENCRYPT else len(text)
+            for _ in range(limit):
+                offer = i < len(sent) and rng.random() < valid_p
+                ctx.set(dut.s_axis.valid, offer)
+                if offer:
+                    d, k, last = sent[i]
+                    ctx.set(dut.s_axis.payload.data, d)
+                    ctx.set(dut.s_axis.payload.keep, k)
+                    ctx.set(dut.s_axis.payload.last, last)
+                ctx.set(dut.m_axis.ready, rng.random() < ready_p)
+                await ctx.delay(1e-9)
+                i += bool(ctx.get(dut.s_axis.valid) and ctx.get(dut.s_axis.ready))
+                if ctx.get(dut.m_axis.valid) and ctx.get(dut.m_axis.ready):
+                    got.append((ctx.get(dut.m_axis.payload.data), ctx.get(dut.m_axis.payload.keep),
+                                ctx.get(dut.m_axis.payload.last)))
+                await ctx.tick()
+                if i == len(sent) and ctx.get(dut.idle):
+                    break
+            else:
+                raise AssertionError(f"the message did not end: {i}/{len(sent)} in, {len(got)} out")
+            ctx.set(dut.s_axis.valid, 0)
+            out = b"".join(messages_of(got, lanes)) if got else b""
+            assert len(out) == want_out, (len(out), want_out)
+            flags = {f: ctx.get(getattr(dut, f)) for f in (
+                "mode_error", "axis_error", "length_error", "gcm_error", "tag_match", "tag_mismatch")}
+            flags["tag"] = ctx.get(dut.tag)
+            flags["blocks_in"] = ctx.get(dut.blocks_in)
+            results.append((out, flags))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return results
+
+
+def _jobs(rng, key, enc, ivs=(12, 1, 16, 40), aads=(0, 5, 16, 37), texts=(0, 1, 16, 50),
+          tags=(16, 12, 4)):
+    """Encrypt and decrypt jobs over the length classes, with their expected outputs; every
+    other decrypt has a tag with one bit flipped."""
+    jobs, want = [], []
+    for n, (ivl, al, tl) in enumerate((ivl, al, tl) for ivl in ivs for al in aads for tl in texts):
+        if n % 3 and (ivl, al, tl) != (12, 0, 0):
+            continue                                  # a third of the grid, every class seen
+        tb = tags[n % len(tags)]
+        iv, aad, text = rng.randbytes(ivl), rng.randbytes(al), rng.randbytes(tl)
+        ct, tag = gcm_model.encrypt(enc, iv, aad, text, tb)
+        jobs.append((key, Mode.GCM_ENCRYPT, iv, aad, text, None, tb))
+        want.append((_pad(ct) + tag, dict(tag_match=0, tag_mismatch=0)))
+        bad = n % 2 == 1
+        sent = bytes([tag[0] ^ 1]) + tag[1:] if bad else tag
+        jobs.append((None, Mode.GCM_DECRYPT, iv, aad, ct, sent, tb))
+        want.append((text, dict(tag_match=int(not bad), tag_mismatch=int(bad))))
+    return jobs, want
+
+
+def _check(results, jobs, want):
+    for (out, flags), job, (w_out, w_flags) in zip(results, jobs, want):
+        what = (job[1].name, len(job[2]), len(job[3]), len(job[4]), job[6])
+        assert out == w_out, what
+        assert {k: flags[k] for k in w_flags} == w_flags, (what, flags)
+        assert not (flags["mode_error"] or flags["axis_error"] or flags["length_error"]
+                    or flags["gcm_error"]), (what, flags)
+        if job[1] == Mode.GCM_ENCRYPT:
+            assert flags["tag"] >> 8 * (16 - job[6]) == int.from_bytes(w_out[-job[6]:], "big")
+        else:
+            assert flags["tag"] == 0                   # the computed tag is never shown
+
+
+def test_gcm_every_length_class_around_a_one_block_per_clock_core():
+    rng = random.Random(19)
+    dut = Accelerator(PipeCore("stream", stages=5), width=32, depth=8)
+    assert dut.ghash == ("parallel", None)
+    key = rng.getrandbits(128)
+    jobs, want = _jobs(rng, key, lambda x: toy_encrypt(key, x))
+    _check(run(dut, jobs, rng), jobs, want)
+
+
+@pytest.mark.parametrize("ghash", [("digit", 64), ("digit", 8)])
+def test_gcm_with_a_slower_ghash_than_the_core(ghash):
+    """A digit GHASH slower than the core holds the stream back; nothing is lost."""
+    rng = random.Random(20)
+    dut = Accelerator(PipeCore("stream", stages=3), width=128, depth=4, ghash=ghash)
+    key = rng.getrandbits(128)
+    jobs, want = _jobs(rng, key, lambda x: toy_encrypt(key, x), ivs=(12, 20), aads=(0, 33),
+                       texts=(0, 47), tags=(16, 13))
+    _check(run(dut, jobs, rng, valid_p=1.0, ready_p=1.0), jobs, want)
+
+
+def test_aes_gcm_against_cryptography():
+    from cipherfab.generate import make_core
+    from cipherfab.registry import resolve
+    core = make_core(resolve("aes", "iterative", key_bits=128, sbox="rom"))
+    dut = Accelerator(core, width=128, depth=8)
+    assert dut.ghash == ghash_for(10) == ("digit", 16)
+    rng = random.Random(21)
+    key = rng.randbytes(16)
+    jobs, want = [], []
+    for ivl, al, tl in ((12, 0, 0), (12, 20, 33), (60, 16, 64), (8, 0, 5)):
+        iv, aad, text = rng.randbytes(ivl), rng.randbytes(al), rng.randbytes(tl)
+        sealed = AESGCM(key).encrypt(iv, text, aad)
+        jobs.append((int.from_bytes(key, "big"), Mode.GCM_ENCRYPT, iv, aad, text, None, 16))
+        want.append((_pad(sealed[:-16]) + sealed[-16:], {}))
+        jobs.append((None, Mode.GCM_DECRYPT, iv, aad, sealed[:-16], sealed[-16:], 16))
+        want.append((text, dict(tag_match=1, tag_mismatch=0)))
+    _check(run(dut, jobs, rng, limit=6000), jobs, want)
+
+
+@pytest.mark.parametrize("lengths", [dict(tag_bytes=0), dict(tag_bytes=11), dict(tag_bytes=17),
+                                     dict(iv_bytes=0)])
+def test_impossible_lengths_start_nothing(lengths):
+    rng = random.Random(22)
+    dut = Accelerator(PipeCore("stream", stages=2), width=128, depth=4)
+    results = []
+
+    async def bench(ctx):
+        ctx.set(dut.mode, Mode.GCM_ENCRYPT)
+        for name, v in {"iv_bytes": 12, "tag_bytes": 16, **lengths}.items():
+            ctx.set(getattr(dut, name), v)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        await ctx.tick()
+        results.append((ctx.get(dut.gcm_error), ctx.get(dut.idle), ctx.get(dut.m_axis.valid)))
+        for _ in range(20):
+            await ctx.tick()
+            results.append((ctx.get(dut.gcm_error), ctx.get(dut.idle), ctx.get(dut.m_axis.valid)))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert set(results) == {(1, 1, 0)}
+
+
+def test_a_misframed_gcm_stream_is_flagged():
+    """tlast one block early (the AAD's last block marked as the message's last)."""
+    rng = random.Random(23)
+    dut = Accelerator(PipeCore("stream", stages=2), width=128, depth=8)
+    key = rng.getrandbits(128)
+    iv, aad, text = rng.randbytes(12), rng.randbytes(16), rng.randbytes(16)
+    jobs = [(key, Mode.GCM_ENCRYPT, iv, aad, text, None, 16)]
+    import doubles
+
+    real = doubles.transfers
+    try:   # the first block (the AAD) says last
+        globals()["transfers"] = lambda msg, lanes, bb: [(d, k, True) for d, k, _ in real(msg, lanes, bb)]
+        (out, flags), = run(dut, jobs, rng)
+    finally:
+        globals()["transfers"] = real
+    assert flags["length_error"] == 1
+
+
+def test_without_ghash_the_gcm_modes_are_refused():
+    dut = Accelerator(PipeCore("stream", stages=2), width=128, depth=4, ghash=None)
+    rng = random.Random(24)
+    flags = []
+
+    async def bench(ctx):
+        ctx.set(dut.mode, Mode.GCM_ENCRYPT)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        await ctx.tick()
+        flags.append(ctx.get(dut.mode_error))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert flags == [1]
