@@ -109,6 +109,22 @@ CASES = [
     (encrypt("--cipher", "", cipher=None), "give the cipher"),
     (encrypt("--key-bits", "100"), "--key-bits 100 is not supported"),
     (encrypt("--arch", "systolic"), "--arch 'systolic' is not supported"),
+    # GCM: its options, its IV, a 128-bit block
+    (encrypt("--aad", "{in}"), "--aad applies to --mode gcm, not cbc"),
+    (encrypt("--tag-bits", "96", mode="ctr"), "--tag-bits applies to --mode gcm, not ctr"),
+    (encrypt("--tag-bits", "100", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid choice: 100"),
+    (encrypt("--tag-bits", "0", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid choice: 0"),
+    (encrypt("--tag-bits", "x", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid integer 'x'"),
+    (encrypt(mode="gcm", iv=None), "--iv HEX is required for gcm: the IV, 12 bytes (24 hex digits)"),
+    (encrypt(mode="gcm", iv=""), "--iv '': empty; the GCM IV is bytes in hex"),
+    (encrypt(mode="gcm", iv="0g"), "--iv '0g': 'g' is not a hex digit; the GCM IV is bytes in hex"),
+    (encrypt(mode="gcm", iv="abc"), "--iv 'abc': an odd number of hex digits"),
+    (encrypt("--aad", "{tmp}/missing.bin", mode="gcm", iv=IV[:24]), "--aad {tmp}/missing.bin: no such file"),
+    (encrypt("--aad", "{tmp}", mode="gcm", iv=IV[:24]), "--aad {tmp}: is a directory, not a file"),
+    (encrypt("--aad", "/dev/zero", mode="gcm", iv=IV[:24]), "--aad /dev/zero: not a regular file"),
+    (encrypt("--aad", "", mode="gcm", iv=IV[:24]), "--aad '': give a file name"),
+    (encrypt(mode="gcm", cipher="tdes", key=K192, iv=IV[:24]),
+     "gcm needs a 128-bit block cipher; tdes has 64-bit blocks"),
     # a core that cannot run the mode's direction: say what would
     (decrypt("--direction", "encrypt"), "aes_iterative_128_encrypt_lut only encrypts: cbc decryption "
                                         "needs --direction decrypt (or both)"),

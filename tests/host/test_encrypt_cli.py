@@ -59,3 +59,60 @@ def test_bad_input_one_line_no_output(tmp_path, encrypted, change, message):
     assert message in p.stderr and "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) <= 2          # argparse adds its usage line
     assert not out.exists()
+
+
+IV12 = "cafebabefacedbaddecaf888"
+
+
+def test_gcm_there_and_back_and_every_forgery_refused(tmp_path):
+    """GCM with AAD and a 96-bit tag, checked against cryptography inside the command and
+    here; then a wrong tag, a truncated file, a wrong key and a changed AAD byte: one line
+    "authentication failed", exit 1, and no output file (nor a temporary one) anywhere."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    src, aad, enc = tmp_path / "p.bin", tmp_path / "a.bin", tmp_path / "c.bin"
+    src.write_bytes(bytes(range(256)) * 2 + b"odd tail")
+    aad.write_bytes(b"header: 21 bytes long")
+    gcm = [*CORE, "--mode", "gcm", "--iv", IV12, "--aad", aad]
+    p = cli("encrypt", *gcm, "--key", K, "--tag-bits", 96, "--in", src, "--out", enc)
+    assert p.returncode == 0, p.stderr
+    assert "21 bytes of AAD, a 96-bit tag appended" in p.stdout
+    sealed = AESGCM(bytes.fromhex(K)).encrypt(bytes.fromhex(IV12), src.read_bytes(), aad.read_bytes())
+    assert enc.read_bytes() == sealed[:-4]                  # the 12-byte tag is the full one cut
+    dec = tmp_path / "d.bin"
+    p = cli("decrypt", *gcm, "--key", K, "--tag-bits", 96, "--in", enc, "--out", dec)
+    assert p.returncode == 0, p.stderr
+    assert dec.read_bytes() == src.read_bytes()
+    dec.unlink()
+
+    data = enc.read_bytes()
+    forged = {"tag": data[:-1] + bytes([data[-1] ^ 1]), "truncated": data[:-20], "tiny": data[:5],
+              "text": bytes([data[0] ^ 0x80]) + data[1:]}
+    other_aad = tmp_path / "a2.bin"
+    other_aad.write_bytes(b"header: 21 bytes lonG")
+    cases = [(name, b, K, aad) for name, b in forged.items()]
+    cases += [("key", data, K[:-1] + "e", aad), ("aad", data, K, other_aad)]
+    for name, content, key, aad_file in cases:
+        bad = tmp_path / f"{name}.bin"
+        bad.write_bytes(content)
+        before = sorted(f.name for f in tmp_path.iterdir())
+        p = cli("decrypt", *CORE, "--mode", "gcm", "--iv", IV12, "--aad", aad_file, "--key", key,
+                "--tag-bits", 96, "--in", bad, "--out", dec)
+        assert p.returncode == 1, (name, p.stderr)
+        assert p.stderr.strip() == "cipherfab decrypt: error: authentication failed", name
+        assert sorted(f.name for f in tmp_path.iterdir()) == before, name     # nothing written
+        bad.unlink()
+
+
+def test_gcm_empty_message_and_long_iv(tmp_path):
+    """Nothing to encrypt is a GCM message too (its output is the tag alone); a 60-byte IV is
+    hashed into J0 by the system."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    iv = "ab" * 60
+    empty, enc, dec = tmp_path / "e.bin", tmp_path / "e.gcm", tmp_path / "e.out"
+    empty.write_bytes(b"")
+    p = cli("encrypt", *CORE, "--mode", "gcm", "--iv", iv, "--key", K, "--in", empty, "--out", enc)
+    assert p.returncode == 0, p.stderr
+    assert enc.read_bytes() == AESGCM(bytes.fromhex(K)).encrypt(bytes.fromhex(iv), b"", None)
+    p = cli("decrypt", *CORE, "--mode", "gcm", "--iv", iv, "--key", K, "--in", enc, "--out", dec)
+    assert p.returncode == 0, p.stderr
+    assert dec.read_bytes() == b""

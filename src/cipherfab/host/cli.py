@@ -1,7 +1,10 @@
 """``cipherfab encrypt|decrypt``: stream a file through the simulated accelerator system.
 
 ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR takes any
-length.  The result is checked against the cipher's reference model (OpenSSL through
+length.  GCM (128-bit block ciphers) writes the ciphertext followed by the tag; decrypting,
+the file's last ``--tag-bits`` / 8 bytes are the tag, and the plaintext is written only
+when the system and the reference both accept the tag: otherwise one line, "authentication
+failed", exit 1, and no output file (the plaintext never leaves memory).  The result is checked against the cipher's reference model (OpenSSL through
 ``cryptography`` for AES and DES) before the output file is written: on any failure no
 output file is left behind.
 
@@ -30,7 +33,8 @@ from ..hw.axis import WIDTHS
 from ..registry import add_core_arguments, get_cipher, params_from_args
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
-MODES = ("ecb", "cbc", "ctr")
+MODES = ("ecb", "cbc", "ctr", "gcm")
+TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appendix C
 
 
 def register(subparsers) -> None:
@@ -48,8 +52,14 @@ def register(subparsers) -> None:
         add_core_arguments(p, cipher_required=False)
         _describe_key(p)
         p.add_argument("--cipher", dest="cipher_opt", metavar="CIPHER", help="the cipher (or give it first)")
-        p.add_argument("--iv", metavar="HEX", help="IV (CBC) or initial counter (CTR), one block in hex")
-        p.add_argument("--mode", choices=MODES, required=True, help="ecb, cbc or ctr")
+        p.add_argument("--iv", metavar="HEX", help="IV (CBC) or initial counter (CTR), one block in "
+                                                   "hex; GCM: the IV, 12 bytes recommended, any length "
+                                                   ">= 1 byte")
+        p.add_argument("--mode", choices=MODES, required=True, help="ecb, cbc, ctr or gcm")
+        p.add_argument("--aad", metavar="FILE", help="GCM: additional authenticated data, from a file "
+                                                     "(default none)")
+        p.add_argument("--tag-bits", type=integer, choices=TAG_BITS, metavar="N",
+                       help="GCM: the tag's length, 128 (default), 120, 112, 104, 96, 64 or 32")
         p.add_argument("--in", dest="input", required=True, metavar="FILE", help="input file")
         p.add_argument("--out", dest="output", required=True, metavar="FILE",
                        help="output file (replaced, keeping its permissions, only once the result "
@@ -104,8 +114,23 @@ def _params(args):
 
 
 def _direction_needed(args) -> str:
-    """The core direction the command's mode runs (CTR decrypts by encrypting counters)."""
-    return "decrypt" if args.decrypt and args.mode != "ctr" else "encrypt"
+    """The core direction the command's mode runs (CTR and GCM decrypt by encrypting
+    counters)."""
+    return "decrypt" if args.decrypt and args.mode in ("ecb", "cbc") else "encrypt"
+
+
+def _check_gcm_options(args) -> None:
+    """--aad and --tag-bits belong to GCM."""
+    if args.mode != "gcm":
+        for given, option in ((args.aad, "--aad"), (args.tag_bits, "--tag-bits")):
+            if given is not None:
+                raise CipherfabError(f"{option} applies to --mode gcm, not {args.mode}")
+
+
+def _check_gcm_core(params, info) -> None:
+    if info.block_bits != 128:
+        raise CipherfabError(f"gcm needs a 128-bit block cipher; {params.cipher} has "
+                             f"{info.block_bits}-bit blocks")
 
 
 def _check_direction(args, params, info) -> None:
@@ -160,6 +185,15 @@ def _key(text: str, params, info) -> bytes:
 def _iv(args, params, info) -> bytes:
     """The IV (CBC) or initial counter (CTR): one block in hex; ECB takes none."""
     bits = info.block_bits
+    if args.mode == "gcm":
+        if args.iv is None:
+            raise CipherfabError("--iv HEX is required for gcm: the IV, 12 bytes (24 hex digits) "
+                                 "recommended, any length of at least 1 byte")
+        problem = _hex_problem(args.iv)
+        if problem:
+            raise CipherfabError(f"--iv {args.iv!r}: {problem}; the GCM IV is bytes in hex, 12 bytes "
+                                 f"(24 hex digits) recommended")
+        return bytes.fromhex(args.iv)
     if args.mode == "ecb":
         if args.iv is not None:
             raise CipherfabError("--iv does not apply to ecb")
@@ -176,32 +210,32 @@ def _iv(args, params, info) -> bytes:
     return bytes.fromhex(args.iv)
 
 
-def _input(name: str) -> Path:
+def _input(name: str, option: str = "--in") -> Path:
     """The input file: it exists and is a regular file (a device such as /dev/zero would
     never end, a folder has no bytes)."""
     if not name:
-        raise CipherfabError("--in '': give a file name")
+        raise CipherfabError(f"{option} '': give a file name")
     path = Path(name)
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise CipherfabError(f"--in {name}: no such file") from None
+        raise CipherfabError(f"{option} {name}: no such file") from None
     except OSError as e:
-        raise CipherfabError(f"--in {name}: {e.strerror or e}") from None
+        raise CipherfabError(f"{option} {name}: {e.strerror or e}") from None
     if stat.S_ISDIR(st.st_mode):
-        raise CipherfabError(f"--in {name}: is a directory, not a file")
+        raise CipherfabError(f"{option} {name}: is a directory, not a file")
     if not stat.S_ISREG(st.st_mode):
-        raise CipherfabError(f"--in {name}: not a regular file (a device, pipe or socket)")
+        raise CipherfabError(f"{option} {name}: not a regular file (a device, pipe or socket)")
     if not os.access(path, os.R_OK):
-        raise CipherfabError(f"--in {name}: not readable (permission denied)")
+        raise CipherfabError(f"{option} {name}: not readable (permission denied)")
     return path
 
 
-def _read(path: Path) -> bytes:
+def _read(path: Path, option: str = "--in") -> bytes:
     try:
         return path.read_bytes()
     except OSError as e:
-        raise CipherfabError(f"--in {path}: cannot read: {e.strerror or e}") from None
+        raise CipherfabError(f"{option} {path}: cannot read: {e.strerror or e}") from None
 
 
 class _Output:
@@ -295,8 +329,41 @@ def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data
     return bytes(out)
 
 
+def gcm_reference(cipher: str, key: bytes, iv: bytes, aad: bytes, data: bytes, tag_bytes: int,
+                  decrypt: bool, tag: bytes | None = None):
+    """GCM over the reference: (ciphertext, tag) when encrypting, the plaintext or None (a
+    tag that does not match) when decrypting.  AES goes through OpenSSL's AESGCM (IVs of
+    8 to 128 bytes, the lengths it takes), anything else through hw.gcm_model over the
+    cipher's reference model."""
+    if cipher == "aes" and 8 <= len(iv) <= 128:
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        aead = AESGCM(key)
+        if not decrypt:
+            sealed = aead.encrypt(iv, data, aad)
+            return sealed[:len(data)], sealed[len(data):][:tag_bytes]
+        if tag_bytes < 16:          # AESGCM checks full tags: the model checks a truncated one
+            return _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag)
+        try:
+            return aead.decrypt(iv, data + tag, aad)
+        except InvalidTag:
+            return None
+    return _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag)
+
+
+def _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag):
+    from ..hw import gcm_model
+    model = get_cipher(cipher).reference_model(8 * len(key))
+    block = lambda x: int.from_bytes(model.encrypt(key, x.to_bytes(16, "big")), "big")
+    if decrypt:
+        return gcm_model.decrypt(block, iv, aad, data, tag)
+    return gcm_model.encrypt(block, iv, aad, data, tag_bytes)
+
+
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
     """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""
+    if args.mode == "gcm":
+        return data, 0
     if not data and (args.mode == "ctr" or args.decrypt):
         raise CipherfabError(f"--in {args.input}: the file is empty, nothing to "
                              f"{'decrypt' if args.decrypt else 'encrypt'}")
@@ -315,18 +382,29 @@ def run(args) -> int:
     from ..generate import declaration, system_shape
     from ..hw.modes import Mode
     from .driver import Accelerator
+    _check_gcm_options(args)
     params, key_hex = _params(args)
     link = get_link(args.link)
     source = _input(args.input)
+    aad_file = _input(args.aad, "--aad") if args.aad is not None else None
     with _Output(args.output) as target:
         info = declaration(params)        # everything checked before anything is compiled
         width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
         _check_direction(args, params, info)
+        if args.mode == "gcm":
+            _check_gcm_core(params, info)
         key = _key(key_hex, params, info)
         iv = _iv(args, params, info)
         bb = info.block_bits // 8
         raw = _read(source)
         data, padding = _message(args, raw, bb)
+        if args.mode == "gcm":
+            aad = _read(aad_file, "--aad") if aad_file else b""
+            acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax)
+            result, out = _gcm(args, params, acc, key, iv, aad, data, link)
+            target.commit(out)
+            _summary(args, params, result, len(raw), 0, aad=len(aad))
+            return 0
         acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax)
         mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
                 ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
@@ -347,21 +425,58 @@ def run(args) -> int:
     return 0
 
 
-def _stream(acc, key, mode, data, iv, link, quiet):
+AUTH_FAILED = "authentication failed"
+
+
+def _gcm(args, params, acc, key, iv, aad, data, link):
+    """(the run, the bytes to write) of a GCM encryption or decryption; a tag that the
+    system or the reference does not accept is one line and exit 1, nothing written."""
+    tag_bytes = (args.tag_bits or 128) // 8
+    if not args.decrypt:
+        result = _stream(acc, key, None, data, iv, link, args.quiet,
+                         gcm=dict(decrypt=False, aad=aad, tag_bytes=tag_bytes))
+        if (result.out, result.tag) != gcm_reference(params.cipher, key, iv, aad, data, tag_bytes, False):
+            raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+        return result, result.out + result.tag
+    if len(data) < tag_bytes:            # truncated: not even a tag
+        raise CipherfabError(AUTH_FAILED, exit_code=1)
+    text, tag = data[:len(data) - tag_bytes], data[len(data) - tag_bytes:]
+    result = _stream(acc, key, None, text, iv, link, args.quiet,
+                     gcm=dict(decrypt=True, aad=aad, tag=tag, tag_bytes=tag_bytes))
+    want = gcm_reference(params.cipher, key, iv, aad, text, tag_bytes, True, tag)
+    if result.authentic != (want is not None):
+        raise CipherfabError("the hardware's verdict on the tag differs from the reference model",
+                             exit_code=1)
+    if not result.authentic:
+        raise CipherfabError(AUTH_FAILED, exit_code=1)
+    if result.out != want:
+        raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+    return result, result.out
+
+
+def _stream(acc, key, mode, data, iv, link, quiet, gcm=None):
+    def go(progress=None):
+        if gcm is not None:
+            return acc.run_gcm(key, gcm["decrypt"], iv, gcm["aad"], data, gcm.get("tag"),
+                               gcm["tag_bytes"], link=link, progress=progress)
+        return acc.run(key, mode, data, iv, link=link, progress=progress)
     if quiet or not sys.stderr.isatty():
-        return acc.run(key, mode, data, iv, link=link)
+        return go()
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TimeRemainingColumn(), transient=True) as bar:
         task = bar.add_task("streaming", total=len(data))
-        return acc.run(key, mode, data, iv, link=link,
-                       progress=lambda done: bar.update(task, completed=done))
+        return go(lambda done: bar.update(task, completed=done))
 
 
-def _summary(args, params, r, n_in: int, padding: int) -> None:
+def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None) -> None:
     """The run in a few lines: the input's size as given, the padding on its own."""
     busy = r.blocks * r.core_cycles_per_block
-    if not padding:
+    if aad is not None:
+        tag = (args.tag_bits or 128)
+        pad = (f"; {aad} bytes of AAD, a {tag}-bit tag "
+               + ("checked" if args.decrypt else "appended"))
+    elif not padding:
         pad = ""
     elif args.decrypt:
         pad = f"; {padding} bytes of PKCS#7 padding removed, {n_in - padding} written"

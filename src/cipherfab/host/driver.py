@@ -34,6 +34,8 @@ class Run:
     block_bits: int
     link: Link
     notes: list = field(default_factory=list)
+    tag: bytes | None = None           # GCM encrypt: the tag (also in the TAG registers)
+    authentic: bool | None = None      # GCM decrypt: the system's verdict on the received tag
 
     @property
     def seconds(self) -> float:
@@ -64,6 +66,7 @@ class Accelerator:
         self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
         self.fmax_mhz = fmax_mhz or 100.0
         self.fmax_source = fmax_source or ("given with --fmax" if fmax_mhz else "an assumption: no --fmax given")
+        self.ghash = facts.get("ghash")          # the GHASH style of its GCM, None: no GCM
         self.model = SystemModel(verilog, top, width)
 
     def run(self, key: bytes | None, mode: Mode, data: bytes, iv: bytes | None = None,
@@ -81,38 +84,14 @@ class Accelerator:
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         out, first, last = [], None, None
         with self.model.open(seed) as hw:
-            if info.key_interface != "none":
-                if key is None or len(key) * 8 != info.key_bits:
-                    raise CipherfabError(f"the key must be {info.key_bits // 8} bytes")
-                for _ in range(1000):       # the zero key of the reset taken first
-                    if not hw.read(regs.STATUS) >> 4 & 1:
-                        break
-                else:
-                    raise CipherfabError("the core never took the reset's zero key")
-                for i in range(0, len(key), 4):
-                    hw.write(regs.KEY + i, int.from_bytes(key[i:i + 4].ljust(4, b"\0"), "big"))
-                hw.write(regs.KEY_LOAD, 1)
+            self._load_key(hw, key)
             iv = iv if iv is not None else bytes(bb)
             for i in range(0, bb, 4):
                 hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
             hw.write(regs.CTRL, 1 | mode.value << 4)
-            stats = None
-            for at in range(0, len(data), CHUNK):
-                part = data[at:at + CHUNK]
-                final = at + CHUNK >= len(data)
-                stats = hw.stream(part, final, per_clock,
-                                  out_cap=len(part) + 2 * (self.depth + 8) * bb)
-                out.append(stats.out)
-                if progress:
-                    progress(min(at + CHUNK, len(data)))
-            status = hw.read(regs.STATUS)
-            counters = {name: hw.read(addr) for name, addr in (
-                ("blocks_in", regs.BLOCKS_IN), ("blocks_out", regs.BLOCKS_OUT),
-                ("starved", regs.STARVED), ("blocked", regs.BLOCKED))}
-        flags = [what for bit, what in ((1, "mode_error"), (2, "axis_error"), (3, "length_error"))
-                 if status >> bit & 1]
-        if flags:
-            raise CipherfabError(f"the system raised {', '.join(flags)}")
+            stats = self._stream(hw, data, per_clock, progress)
+            out.append(stats.out)
+            status, counters = self._finish(hw)
         result = b"".join(out)
         if len(result) != len(data):
             raise CipherfabError(f"the system returned {len(result)} bytes for {len(data)}")
@@ -122,3 +101,113 @@ class Accelerator:
                    out_link_wait=stats.out_link_wait, fmax_mhz=self.fmax_mhz,
                    fmax_source=self.fmax_source, core_cycles_per_block=cpb,
                    block_bits=info.block_bits, link=link)
+
+    def run_gcm(self, key: bytes | None, decrypt: bool, iv: bytes, aad: bytes, data: bytes,
+                tag: bytes | None = None, tag_bytes: int = 16, link: str | Link = "axi-dma",
+                progress=None, seed: int = 1) -> Run:
+        """GCM (SP 800-38D) through the system: ``data`` is the plaintext (encrypt) or the
+        ciphertext (decrypt, with the received ``tag``).  The output is the text; the tag
+        (encrypt) or the system's verdict on the received one (decrypt: ``authentic``).
+        The stream is laid out as hw.system's register map says."""
+        from ..hw.gcm_model import TAG_BYTES
+        info = self.info
+        mode = Mode.GCM_DECRYPT if decrypt else Mode.GCM_ENCRYPT
+        if mode not in modes_of(info, self.ghash is not None):
+            raise CipherfabError(f"{self.params.top} cannot run gcm: GCM needs a 128-bit block "
+                                 f"cipher that encrypts (this system: {info.block_bits}-bit "
+                                 f"blocks, {', '.join(info.directions)})")
+        if not iv:
+            raise CipherfabError("the GCM IV must be at least one byte")
+        if tag_bytes not in TAG_BYTES:
+            raise CipherfabError(f"a GCM tag is {', '.join(map(str, TAG_BYTES))} bytes, not {tag_bytes}")
+        if decrypt and (tag is None or len(tag) != tag_bytes):
+            raise CipherfabError(f"decrypting needs the received tag, {tag_bytes} bytes")
+        if max(len(iv), len(aad), len(data)) >= 1 << 32:
+            raise CipherfabError("the system's length registers hold at most 4 GiB - 1 per part")
+        link = get_link(link) if isinstance(link, str) else link
+        pad = lambda b: b + bytes(-len(b) % 16)
+        stream = ((pad(iv) if len(iv) != 12 else b"") + pad(aad)
+                  + (pad(data) + tag if decrypt else data))
+        per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
+        with self.model.open(seed) as hw:
+            self._load_key(hw, key)
+            if len(iv) == 12:
+                for i in range(0, 12, 4):
+                    hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+            for where, value in ((regs.AAD_BYTES, len(aad)), (regs.TEXT_BYTES, len(data)),
+                                 (regs.IV_BYTES, len(iv)), (regs.TAG_BYTES, tag_bytes)):
+                hw.write(where, value)
+            hw.write(regs.CTRL, 1 | mode.value << 4)
+            stats = self._stream(hw, stream, per_clock, progress, no_output=decrypt and not data)
+            status, counters = self._finish(hw)
+            words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
+        out = stats.out
+        shown = b"".join(w.to_bytes(4, "big") for w in words)
+        if decrypt:
+            if not status >> 5 & 1 ^ status >> 6 & 1:
+                raise CipherfabError("the system gave no verdict on the tag")
+            authentic, got_tag = bool(status >> 5 & 1), None
+            if any(words):
+                raise CipherfabError("the system showed a tag while decrypting")
+        else:
+            authentic, got_tag = None, out[len(pad(data)):]
+            out = out[:len(data)]
+            if got_tag != shown[:tag_bytes]:
+                raise CipherfabError("the tag on the stream differs from the TAG registers")
+        if len(out) != len(data):
+            raise CipherfabError(f"the system returned {len(out)} bytes of text for {len(data)}")
+        first = stats.first_in
+        cycles = (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
+        return Run(out=out, cycles=cycles, blocks=-(-len(data) // 16), counters=counters,
+                   in_link_wait=stats.in_link_wait, out_link_wait=stats.out_link_wait,
+                   fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
+                   core_cycles_per_block=info.cycles_per_block, block_bits=info.block_bits,
+                   link=link, tag=got_tag, authentic=authentic)
+
+    def _load_key(self, hw, key: bytes | None) -> None:
+        info = self.info
+        if info.key_interface == "none":
+            return
+        if key is None or len(key) * 8 != info.key_bits:
+            raise CipherfabError(f"the key must be {info.key_bits // 8} bytes")
+        for _ in range(1000):       # the zero key of the reset taken first
+            if not hw.read(regs.STATUS) >> 4 & 1:
+                break
+        else:
+            raise CipherfabError("the core never took the reset's zero key")
+        for i in range(0, len(key), 4):
+            hw.write(regs.KEY + i, int.from_bytes(key[i:i + 4].ljust(4, b"\0"), "big"))
+        hw.write(regs.KEY_LOAD, 1)
+
+    def _stream(self, hw, data: bytes, per_clock, progress, no_output: bool = False):
+        """The message through the link, in chunks; the last StreamResult, with every
+        chunk's output joined."""
+        bb, stats, out = self.info.block_bits // 8, None, []
+        for at in range(0, max(len(data), 1), CHUNK):
+            part = data[at:at + CHUNK]
+            final = at + CHUNK >= len(data)
+            stats = hw.stream(part, final, per_clock, out_cap=len(part) + 2 * (self.depth + 8) * bb,
+                              no_output=no_output)
+            out.append(stats.out)
+            if progress:
+                progress(min(at + CHUNK, len(data)))
+        stats.out = b"".join(out)
+        return stats
+
+    def _finish(self, hw) -> tuple[int, dict]:
+        """STATUS once the system is idle (a GCM verdict comes after the last output), and
+        the counters; the error flags raised as one line."""
+        for _ in range(10000):
+            status = hw.read(regs.STATUS)
+            if status & 1:
+                break
+        else:
+            raise CipherfabError("the system did not become idle after the message")
+        counters = {name: hw.read(addr) for name, addr in (
+            ("blocks_in", regs.BLOCKS_IN), ("blocks_out", regs.BLOCKS_OUT),
+            ("starved", regs.STARVED), ("blocked", regs.BLOCKED))}
+        flags = [what for bit, what in ((1, "mode_error"), (2, "axis_error"), (3, "length_error"),
+                                        (7, "gcm_error")) if status >> bit & 1]
+        if flags:
+            raise CipherfabError(f"the system raised {', '.join(flags)}")
+        return status, counters

@@ -21,7 +21,7 @@ class _Stream(ctypes.Structure):
     _p = ctypes.c_void_p
     _i = ctypes.c_int64
     _fields_ = [
-        ("inp", _p), ("n_in", _i), ("last", ctypes.c_int32), ("pad0", ctypes.c_int32),
+        ("inp", _p), ("n_in", _i), ("last", ctypes.c_int32), ("no_output", ctypes.c_int32),
         ("out", _p), ("out_cap", _i),
         ("in_bytes_per_clock", ctypes.c_double), ("in_latency", _i), ("in_burst", _i),
         ("out_bytes_per_clock", ctypes.c_double), ("out_latency", _i), ("out_burst", _i),
@@ -85,13 +85,16 @@ class Instance:
         return r
 
     def stream(self, data: bytes, last: bool, link: tuple, out_cap: int,
-               timeout: int = 1_000_000) -> StreamResult:
+               timeout: int = 1_000_000, no_output: bool = False) -> StreamResult:
         """Push ``data`` (the next part of a message; ``last``: its end) through the link
-        ``(bytes per clock, latency clocks, burst bytes)``, both ways; return what came out."""
+        ``(bytes per clock, latency clocks, burst bytes)``, both ways; return what came out.
+        The message is out at its output's ``tlast``, or, with ``no_output`` (a message with
+        no output, e.g. GCM decryption of an empty text), once its input is in."""
         buf = ctypes.create_string_buffer(max(out_cap, 1))
         src = ctypes.create_string_buffer(bytes(data), max(len(data), 1))
         rate, latency, burst = link
-        r = _Stream(inp=ctypes.addressof(src), n_in=len(data), last=int(last), out=ctypes.addressof(buf),
+        r = _Stream(inp=ctypes.addressof(src), n_in=len(data), last=int(last),
+                    no_output=int(no_output), out=ctypes.addressof(buf),
                     out_cap=out_cap, in_bytes_per_clock=rate, in_latency=latency, in_burst=burst,
                     out_bytes_per_clock=rate, out_latency=latency, out_burst=burst, timeout=timeout)
         self._lib.cf_sys_stream(self._h, ctypes.byref(r))

@@ -96,7 +96,7 @@ void tick(Sys& s) {
 
 // Shared with ctypes (cipherfab.host.model._Stream); keep the field order.
 struct CfStream {
-    const uint8_t* in; int64_t n_in; int32_t last; int32_t pad0;
+    const uint8_t* in; int64_t n_in; int32_t last; int32_t no_output;   // no_output: done once the input is in
     uint8_t* out; int64_t out_cap;
     double in_bytes_per_clock; int64_t in_latency; int64_t in_burst;
     double out_bytes_per_clock; int64_t out_latency; int64_t out_burst;
@@ -236,7 +236,7 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
             }
             tick(s);
             if (++idle > r->timeout) throw std::runtime_error("hang: no transfer for " + std::to_string(r->timeout) + " cycles");
-            if (pos == r->n_in && (!r->last || out_done)) break;
+            if (pos == r->n_in && (!r->last || out_done || r->no_output)) break;
             if (!r->last && pos == r->n_in) break;
         }
         s.m->s_axis_tvalid = 0;
