@@ -12,6 +12,21 @@ def places(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "file.txt").write_text("hello\n")
     (tmp_path / "rc6.rsp").write_text("")
+    head = "# GCM Encrypt with keysize 128 test information\n\n"
+    sec = "[Keylen = 128]\n[IVlen = 96]\n[PTlen = 0]\n[AADlen = 0]\n[Taglen = 128]\n\n"
+    rec = ("Count = 0\nKey = 11754cd72aec309bf52f7687212e8957\nIV = 3c819d9a9bed087615030b65\n"
+           "PT = \nAAD = \nCT = \nTag = 250327c674aaf477aef2675748cf6971\n")
+    for name, text in {"gcm.rsp": head + sec + rec,
+                       "gcm-hex.rsp": head + sec + rec.replace("Key = 1175", "Key = x175"),
+                       "gcm-len.rsp": head + sec + rec.replace("PT = ", "PT = 00"),
+                       "gcm-nosection.rsp": head + "[Keylen = 128]\n" + rec,
+                       "gcm-missing.rsp": head + sec + rec.replace("Tag = 2503", "Tig = 2503"),
+                       "gcm-twice.rsp": head + sec + rec.replace("AAD = ", "IV = 3c819d9a9bed087615030b65"),
+                       "gcm-fail.rsp": head + sec + "FAIL\n" + rec,
+                       "gcm-orphan.rsp": head + sec + "Key = 00\n" + rec}.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "kat.rsp").write_text("# ECB GFSbox\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 +
+                                      "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     return tmp_path
 
 
@@ -55,6 +70,27 @@ CASES = [
     (["generate", "aes", "--fusesoc", "{tmp}/file.txt"], "not a directory"),
     (["generate", "aes", "--fusesoc", "{tmp}/f", "-o", "x.v"], "drop -o"),
     (["generate", "aes", "--axis-width", "32"], "go with --system"),
+    # GCM vector files through the system
+    (["sim", "aes", "--mode", "gcm", "--random", "5"], "--mode gcm runs --vectors files"),
+    (["sim", "aes", "--mode", "cbc", "--random", "5"], "argument --mode: invalid choice: 'cbc'"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/missing.rsp"], "missing.rsp: cannot read"),
+    (["sim", "tdes", "--mode", "gcm", "--vectors", "{tmp}/gcm.rsp"],
+     "gcm needs a 128-bit block cipher that encrypts; tdes_iterative_192_encrypt has 64-bit blocks"),
+    (["sim", "aes", "--mode", "gcm", "--direction", "decrypt", "--vectors", "{tmp}/gcm.rsp"],
+     "gcm needs a 128-bit block cipher that encrypts"),
+    (["sim", "aes", "--mode", "gcm", "--ready-prob", "0.5", "--vectors", "{tmp}/gcm.rsp"],
+     "--ready-prob applies to the core's own runs, not --mode gcm"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-hex.rsp"], "gcm-hex.rsp line 10: Key is not hex"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-len.rsp"],
+     "gcm-len.rsp line 12: PT has 8 bits, its section says PTlen = 0"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-nosection.rsp"],
+     "a record before its [IVlen = ...] section header"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-missing.rsp"], "not a GCM vector line: 'Tig = "),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-twice.rsp"], "IV given twice in record Count = 0"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-fail.rsp"], "FAIL outside a record"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-orphan.rsp"], "Key outside a record"),
+    (["sim", "aes", "--vectors", "{tmp}/gcm.rsp"], "GCM files run through the system: sim --mode gcm"),
     # verify
     (["verify"], "nothing to verify"),
     (["verify", "aes", "--vectors-dir", "{tmp}/empty"], "lacks aes/KAT_AES/"),

@@ -64,7 +64,8 @@ def _detect(path, lines) -> tuple[str, str | None]:
     found = _NAME_MODE.match(name) or _HEADER_MODE.search(header)
     mode = found.group(1) if found else None
     if mode not in (None, "ECB", "CBC"):
-        raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)")
+        raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)"
+                   + ("; GCM files run through the system: sim --mode gcm" if mode == "GCM" else ""))
     return kind, mode
 
 
