@@ -80,3 +80,18 @@ def test_imports_inside_functions_are_followed_and_packages_are_not(tmp_path):
     targets, parents = ledger._imports(pkg, pkg / "a" / "x.py")
     assert targets == {pkg / "b.py", pkg / "a" / "y.py", pkg / "a" / "__init__.py"}
     assert parents == {pkg / "__init__.py"}
+
+
+def test_the_gcm_digest_covers_every_file_that_makes_and_drives_the_system():
+    """GCM ledger entries (sim.verify_gcm) are fresh while their digest holds: every package
+    file that runs while the system around a core is generated must be in it."""
+    from cipherfab.generate import system_verilog
+    from cipherfab.registry import resolve
+    from cipherfab.sim import verify_gcm
+    p = resolve("aes", "byte")
+    ran = _ran(lambda: system_verilog(p, None, 8))
+    covered = set(ledger.generator_files(p)) | ledger._closure(ledger._parts(verify_gcm.SYSTEM_ROOTS))
+    missing = sorted(str(f.relative_to(PKG)) for f in ran - covered)
+    assert not missing, f"{missing} ran but is not in the GCM digest"
+    names = {str(f.relative_to(PKG)) for f in covered}
+    assert {"hw/gcm.py", "hw/ghash_unit.py", "hw/modes.py", "host/driver.py", "vectors/gcm.py"} <= names

@@ -231,6 +231,8 @@ class Ledger:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.points: dict[str, dict] = {}
+        #: GCM through the system, one entry per core class (``gcm:<top>``, :mod:`.verify_gcm`)
+        self.gcm: dict[str, dict] = {}
         #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
         self.last_run: dict | None = None
         if self.path.is_dir():
@@ -246,7 +248,11 @@ class Ledger:
                                for v in data["points"].values())):
                 raise CipherfabError(f"ledger {self.path} is not a cipherfab verification ledger "
                                      f"(schema {SCHEMA})")
-            self.points = data["points"]
+            gcm = data.get("gcm", {})
+            if not isinstance(gcm, dict) or not all(isinstance(v, dict) and "verdict" in v
+                                                    for v in gcm.values()):
+                raise CipherfabError(f"ledger {self.path}: its gcm entries are malformed")
+            self.points, self.gcm = data["points"], gcm
             self.last_run = data.get("last_run")
 
     def check_writable(self) -> None:
@@ -271,7 +277,8 @@ class Ledger:
 
     def save(self) -> None:
         """Write atomically (an interrupted run keeps every point recorded before)."""
-        data = {"schema": SCHEMA, "last_run": self.last_run, "points": dict(sorted(self.points.items()))}
+        data = {"schema": SCHEMA, "last_run": self.last_run, "points": dict(sorted(self.points.items())),
+                "gcm": dict(sorted(self.gcm.items()))}
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
         with os.fdopen(fd, "w") as f:
             json.dump(data, f, indent=1)
@@ -331,6 +338,20 @@ def summary_markdown(points, states: dict[str, str], book: "Ledger") -> str:
              "*passed*: passed and still fresh (same Verilog, KAT files, Verilator and cryptography); "
              "*stale*: passed once, something changed since; re-check with `cipherfab verify --all --changed`.",
              "", summary_table(points, states), ""]
+    if book.gcm:
+        lines += ["GCM through the accelerator system, one core per class (its architecture's "
+                  "default point): the CAVP file `gcmEncryptExtIV128.rsp` (AES with a key port: "
+                  "each record encrypted, decrypted, and decrypted with a flipped tag bit) and "
+                  "random messages against the reference, forgeries included.", "",
+                  "| class | GHASH | CAVP records passed | random messages passed | verdict |",
+                  "|---|---|---:|---:|---|"]
+        for k, e in sorted(book.gcm.items()):
+            cavp, rnd = e.get("cavp", {}), e.get("random", {})
+            lines.append(f"| `{k[4:]}` | {e.get('ghash')} | {cavp.get('passed', 0)} of "
+                         f"{cavp.get('passed', 0) + cavp.get('failed', 0)} | "
+                         f"{rnd.get('messages', 0) - rnd.get('failed', 0)} of {rnd.get('messages', 0)} "
+                         f"| {e['verdict']} |")
+        lines.append("")
     run = book.last_run
     if run:
         lines += [f"Last run: `{run['command']}` on {run['date']}, {run['machine']}: {run['points']} points, "

@@ -4,7 +4,9 @@ For each point (one core, or ``--all``: every valid parameter combination of
 every architecture): compile it with Verilator, run the cipher's known-answer
 files for its key size in every direction it has, a random differential run
 with random backpressure and key changes, and the timing check (every declared
-cycle count measured exactly).  One line per core; exit 1 if any core fails.
+cycle count measured exactly).  ``--all`` also checks GCM through the accelerator
+system for every core class it applies to (:mod:`.verify_gcm`).  One line per core;
+exit 1 if any core fails.
 """
 
 from __future__ import annotations
@@ -154,9 +156,20 @@ def register(subparsers) -> None:
 def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int, opt: str) -> dict:
     os.environ[OPT_ENV] = opt     # the models verify compiles (also on a Dask worker)
     try:
-        return verify_point(params, root, random_blocks, seed)
+        res = verify_point(params, root, random_blocks, seed)
     except CipherfabError as e:
-        return {"ok": False, "line": f"FAIL {params.top}: {e}", "entry": None}
+        res = {"ok": False, "line": f"FAIL {params.top}: {e}", "entry": None}
+    return {**res, "key": params.top}
+
+
+def _verify_gcm_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:
+    from . import verify_gcm
+    os.environ[OPT_ENV] = opt
+    try:
+        res = verify_gcm.verify(params, root, seed)
+    except CipherfabError as e:
+        res = {"ok": False, "line": f"FAIL {verify_gcm.key(params)}: {e}", "entry": None}
+    return {**res, "key": verify_gcm.key(params), "gcm": True}
 
 
 #: rough seconds per point of an architecture never verified (the biggest go first)
@@ -200,7 +213,7 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
     return states
 
 
-def _update_readme(points, states, book: ledger.Ledger) -> None:
+def _update_readme(points, states, book: ledger.Ledger, gcm_line: str = "") -> None:
     from ..readme import check_markers, find_readme, replace_section
     readme = find_readme()
     text = check_markers(readme, "verify")
@@ -214,7 +227,8 @@ def _update_readme(points, states, book: ledger.Ledger) -> None:
     head = (f"{what}: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
             f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
             if run else f"Details in [{rel}]({rel}).")
-    replace_section(readme, "verify", f"{head}\n\n{ledger.summary_table(points, states)}", text)
+    table = ledger.summary_table(points, states) + (f"\n\n{gcm_line}" if gcm_line else "")
+    replace_section(readme, "verify", f"{head}\n\n{table}", text)
     print(f"updated {readme} (verification table)")
 
 
@@ -249,8 +263,10 @@ def run(args) -> int:
             what = "--all checks" if args.all else "--status lists"
             raise CipherfabError(f"{what} every point; {extra[0]} picks one (drop one of them)")
         points = [p for p in all_points(args.cipher) if not args.arch or p.arch == args.arch]
+        from .verify_gcm import gcm_points
+        gcm = gcm_points(args.cipher, args.arch)
     elif args.cipher:
-        points = [params_from_args(args)]
+        points, gcm = [params_from_args(args)], []
     else:
         raise CipherfabError("nothing to verify: give CIPHER (and its options), --all or --status")
     if not args.status:
@@ -261,7 +277,7 @@ def run(args) -> int:
     if args.update_readme and not args.status:
         raise CipherfabError("--update-readme goes with --status")
     if args.status:
-        return _status(points, book, root, args.update_readme)
+        return _status(points, book, root, args.update_readme, gcm)
     book.check_writable() if book else None
     if args.changed:
         states = _states(points, book, root, os.cpu_count() or 1)
@@ -270,7 +286,16 @@ def run(args) -> int:
         points = [p for p in points if states[p.top] != "fresh"]
         skipped -= len(points)
         print(f"{skipped} points fresh in {book.path}, {len(points)} to verify", flush=True)
-    return _verify(points, book, root, args)
+        gcm_states = _gcm_states(gcm, book, root)
+        gcm = [p for p in gcm if gcm_states[p.top] != "fresh"]
+        print(f"GCM through the system: {len(gcm_states) - len(gcm)} classes fresh, {len(gcm)} to "
+              f"verify", flush=True)
+    return _verify(points, book, root, args, gcm)
+
+
+def _gcm_states(gcm, book, root: Path) -> dict[str, str]:
+    from . import verify_gcm
+    return {p.top: verify_gcm.state(p, book.gcm.get(verify_gcm.key(p)), root) for p in gcm}
 
 
 def _check_kat_files(points, root: Path) -> None:
@@ -301,7 +326,7 @@ def _command(args) -> str:
     return " ".join(parts)
 
 
-def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False) -> int:
+def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False, gcm=()) -> int:
     before = {t: e.get("generator_digest") for t, e in book.points.items()}
     states = _states(points, book, root, os.cpu_count() or 1)
     restamped = sum(before[t] != e.get("generator_digest") for t, e in book.points.items())
@@ -313,14 +338,25 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
         everything = all_points(None)
         every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
         print(f"wrote {book.write_summary(everything, every_state)}")
-        _update_readme(everything, every_state, book)
+        from .verify_gcm import gcm_points
+        every_gcm = _gcm_states(gcm_points(), book, root)
+        fresh = sum(s == "fresh" for s in every_gcm.values())
+        _update_readme(everything, every_state, book,
+                       f"GCM through the accelerator system: {fresh} of {len(every_gcm)} core classes "
+                       f"passed and fresh (the CAVP GCM file and random messages; see the summary).")
     bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
     for p, s in bad:
         print(f"{s:8} {p.top}")
+    gcm_states = _gcm_states(gcm, book, root)
+    gcm_bad = [(p, s) for p in gcm if (s := gcm_states[p.top]) != "fresh"]
+    for p, s in gcm_bad:
+        print(f"{s:8} gcm:{p.top}")
     print(ledger.summary_table(points, states))
     print(f"{len(points) - len(bad)} fresh, {len(bad)} stale, failed or never verified "
           f"({len(points)} points, ledger {book.path})")
-    return 1 if bad else 0
+    if gcm:
+        print(f"GCM through the system: {len(gcm) - len(gcm_bad)} of {len(gcm)} core classes fresh")
+    return 1 if bad or gcm_bad else 0
 
 
 class _Pool:
@@ -360,16 +396,17 @@ def _backend(jobs: int, scheduler: str | None, n: int):
     return _Pool(min(jobs, n))
 
 
-def _verify(points, book, root: Path, args) -> int:
+def _verify(points, book, root: Path, args, gcm=()) -> int:
     opt = os.environ.get(OPT_ENV, "-O0")
-    n = len(points)
+    n = len(points) + len(gcm)
     failed, done, phases = 0, 0, Counter()
     t0 = time.perf_counter()
     backend = _backend(args.jobs or 1, args.scheduler, n)
     try:
         by_top = {p.top: p for p in points}
-        futures = [backend.submit(_verify_one, p, root, args.random, args.seed, opt)
-                   for p in _order(points, book)]
+        futures = [backend.submit(_verify_gcm_one, p, root, args.seed, opt) for p in gcm]
+        futures += [backend.submit(_verify_one, p, root, args.random, args.seed, opt)
+                    for p in _order(points, book)]
         for f in backend.as_completed(futures):
             res = f.result()
             done += 1
@@ -377,8 +414,11 @@ def _verify(points, book, root: Path, args) -> int:
             print(f"[{done}/{n}] {res['line']}" if n > 1 else res["line"], flush=True)
             if res["entry"]:
                 phases.update(res["entry"]["phases"])
-            if book is not None:
-                top = res["line"].split()[1].rstrip(":")
+            if book is not None and res.get("gcm"):
+                book.gcm[res["key"]] = res["entry"] or {"verdict": "fail", "line": res["line"]}
+                book.save()
+            elif book is not None:
+                top = res["key"]
                 if res["entry"]:
                     book.points[top] = res["entry"]
                 else:              # refused before a simulation: recorded as failed, no Verilog

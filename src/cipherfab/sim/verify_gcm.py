@@ -1,0 +1,152 @@
+"""GCM in the verification ledger: every core class GCM applies to, through the system.
+
+A class is a (cipher, architecture) whose cores have 128-bit blocks and encrypt; its
+representative is the architecture's default point.  Its check builds the accelerator
+system around that core (its GCM layer with the GHASH style picked for it), compiles it
+with Verilator and runs, through the driver:
+
+* for AES with a key port, every record of the CAVP file ``gcmEncryptExtIV128.rsp`` for
+  its key size: encrypted (ciphertext and tag), decrypted (tag accepted, plaintext back),
+  and decrypted with one tag bit flipped (rejected), as ``sim --mode gcm`` does;
+* random messages (IVs of 12 and of 1..64 bytes, AAD and text of 0..100 bytes, every tag
+  length), encrypted and decrypted, with a flipped tag or AAD byte rejected: against
+  ``cryptography``'s AESGCM for AES (IVs of 8 bytes and more) and hw.gcm_model over the
+  cipher's reference model otherwise (the model itself is checked against the CAVP file).
+  A key-specific core runs them under the key it is built for.
+
+Its ledger entry (``gcm`` in the ledger, keyed ``gcm:<core top>``) holds the verdict,
+the counts, the digest of every file that makes and drives the system (the core's
+generator files and the system's), the vector file's sha256 and the tools; it is fresh
+while all of those are unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from ..registry import CoreParams, ciphers, resolve
+from . import ledger
+
+GCM_FILE = "aes/gcmtestvectors/gcmEncryptExtIV128.rsp"
+SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
+                "vectors/gcm.py", "sim/verify_gcm.py"]
+HARNESS = "sim/system_harness.cpp"
+
+
+def gcm_points(cipher: str | None = None, arch: str | None = None) -> list[CoreParams]:
+    """The representative (default) point of every class GCM applies to."""
+    from ..generate import declaration
+    out = []
+    for c in ciphers().values():
+        if cipher and c.name != cipher:
+            continue
+        for a in c.architectures:
+            if arch and a.name != arch:
+                continue
+            p = resolve(c.name, a.name)
+            info = declaration(p)
+            if info.block_bits == 128 and "encrypt" in info.directions and not info.clocks:
+                out.append(p)
+    return out
+
+
+def key(params: CoreParams) -> str:
+    return f"gcm:{params.top}"
+
+
+def digest(params: CoreParams) -> str:
+    """The point's generator files and every file of the system around it."""
+    pkg = ledger._package()
+    files = set(ledger.generator_files(params)) | ledger._closure(ledger._parts(SYSTEM_ROOTS))
+    return ledger._digest(sorted(files | {pkg / HARNESS}))
+
+
+def vectors(params: CoreParams, root: Path) -> dict:
+    return ledger.vector_digests(root, [GCM_FILE] if _uses_cavp(params) else [])
+
+
+def _uses_cavp(params: CoreParams) -> bool:
+    from ..generate import declaration
+    return params.cipher == "aes" and declaration(params).key_interface != "none"
+
+
+def state(params: CoreParams, e: dict | None, root: Path) -> str:
+    if e is None:
+        return "never"
+    if e.get("verdict") != "pass":
+        return "failed"
+    if e.get("generator_digest") != digest(params):
+        return "stale: the core or the system changed"
+    return ledger.state(e, None, vectors(params, root))
+
+
+def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -> dict:
+    """``{"ok", "line", "entry"}`` for one class's representative point."""
+    from ..generate import declaration
+    from ..hw.gcm_model import TAG_BYTES
+    from ..host.cli import gcm_reference
+    from ..host.driver import Accelerator
+    from ..vectors.gcm import run_gcm_files
+    t0 = time.perf_counter()
+    info = declaration(params)
+    acc = Accelerator(params)
+    phases = {"gcm compile": time.perf_counter() - t0}
+
+    def through(k, decrypt, iv, aad, data, tag, tag_bytes):
+        r = acc.run_gcm(k, decrypt, iv, aad, data, tag, tag_bytes, seed=seed)
+        return r.out, r.tag, r.authentic
+    t = time.perf_counter()
+    cavp = {"passed": 0, "failed": 0, "skipped": 0}
+    first = None
+    if _uses_cavp(params):
+        (rep,) = run_gcm_files([root / GCM_FILE], through, info.key_bits)
+        cavp = {"passed": rep.passed, "failed": rep.failed, "skipped": rep.skipped}
+        first = rep.first_failure
+    phases["gcm cavp"] = time.perf_counter() - t
+    t = time.perf_counter()
+    rng = random.Random(seed)
+    fixed = bytes.fromhex(info.fixed_key) if info.key_interface == "none" else None
+    bad_random = 0
+    for n in range(messages):
+        k = fixed or rng.randbytes(info.key_bits // 8)
+        iv = rng.randbytes(12 if n % 2 else rng.randrange(1, 65))
+        aad, text = rng.randbytes(rng.randrange(101)), rng.randbytes(rng.randrange(101))
+        tb = TAG_BYTES[n % len(TAG_BYTES)]
+        ct, tag = gcm_reference(params.cipher, k, iv, aad, text, tb, False)
+        problem = None
+        out, got, _ = through(k, False, iv, aad, text, None, tb)
+        if (out, got) != (ct, tag):
+            problem = "ciphertext or tag differs from the reference"
+        else:
+            pt, _, ok = through(k, True, iv, aad, ct, tag, tb)
+            if not ok or pt != text:
+                problem = "decryption rejected the tag or gave other text"
+            else:
+                if n % 3 == 0:          # one more AAD byte, or the tag's last bit flipped
+                    forged, bad_tag = aad + b"\0", tag
+                else:
+                    forged, bad_tag = aad, tag[:-1] + bytes([tag[-1] ^ 0x01])
+                _, _, ok = through(k, True, iv, forged, ct, bad_tag, tb)
+                if ok:
+                    problem = "a forged message was accepted"
+        if problem:
+            bad_random += 1
+            first = first or (f"random message {n} (IV {len(iv)}, AAD {len(aad)}, text {len(text)} "
+                              f"bytes, {8 * tb}-bit tag): {problem}")
+    phases["gcm random"] = time.perf_counter() - t
+    ok = cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
+    seconds = time.perf_counter() - t0
+    cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
+                 else "")
+    line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} ({acc.ghash} GHASH): {cavp_text}random "
+            f"{messages - bad_random} passed, {bad_random} failed [{seconds:.1f} s]")
+    if first:
+        line += f"\n     first failure: {first}"
+    counts = {"cavp": cavp, "random": {"messages": messages, "failed": bad_random, "seed": seed},
+              "ghash": acc.ghash}
+    e = ledger.entry(params, ok, counts, None, vectors(params, root), seconds,
+                     line.split("\n")[0], phases)
+    e["generator_digest"] = digest(params)
+    return {"ok": ok, "line": line, "entry": e}

@@ -1,0 +1,75 @@
+"""GCM in the verification ledger (sim.verify_gcm): the classes it covers, one real check of
+a small core class through the system (on a cut of the CAVP file), a broken system failing
+it, and the ledger states (fresh, stale when the system's sources or the file change)."""
+
+from pathlib import Path
+
+import pytest
+
+from cipherfab.registry import resolve
+from cipherfab.sim import ledger, verify_gcm
+
+RSP = Path(__file__).parent.parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
+
+
+def test_every_128_bit_block_class_that_encrypts_is_covered():
+    tops = {(p.cipher, p.arch) for p in verify_gcm.gcm_points()}
+    assert {("aes", a) for a in ("iterative", "interleaved", "pipeline", "unrolled", "column", "byte",
+                                 "key_specific", "key_specific_pipeline")} <= tops
+    assert {("serpent", "iterative"), ("twofish", "iterative"), ("rc6", "iterative"),
+            ("mars", "iterative")} <= tops
+    assert not any(c == "tdes" for c, _ in tops)                 # 64-bit blocks: no GCM
+
+
+@pytest.fixture(scope="module")
+def cut_root(tmp_path_factory):
+    """A vector root whose GCM file is two sections of the real one (no text, then text)."""
+    root = tmp_path_factory.mktemp("vectors")
+    lines = RSP.read_bytes().decode().splitlines(keepends=True)
+    head = lines[:lines.index("[Keylen = 128]\r\n")]
+    def section(ptlen):
+        at = lines.index(f"[PTlen = {ptlen}]\r\n") - 2
+        end = next(i for i in range(at + 5, len(lines)) if lines[i].startswith("[Taglen = 120]"))
+        return lines[at:end - 4]
+    f = root / verify_gcm.GCM_FILE
+    f.parent.mkdir(parents=True)
+    f.write_bytes("".join(head + section(0) + section(128)).encode())
+    return root
+
+
+def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
+    p = resolve("aes", "column")
+    good = verify_gcm.verify(p, cut_root, messages=12)
+    assert good["ok"], good["line"]
+    assert "CAVP GCM 30 passed, 0 failed; random 12 passed, 0 failed" in good["line"]
+    e = good["entry"]
+    assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
+    assert verify_gcm.state(p, e, cut_root) == "fresh"
+    assert verify_gcm.state(p, {**e, "generator_digest": "old"}, cut_root).startswith("stale")
+    assert verify_gcm.state(p, {**e, "vectors": {verify_gcm.GCM_FILE: "0" * 64}}, cut_root) == \
+        "stale: KAT files changed"
+    assert verify_gcm.state(p, None, cut_root) == "never"
+
+    from cipherfab.host import driver
+    real = driver.Accelerator.run_gcm
+
+    def accepts_every_tag(self, *a, **k):
+        r = real(self, *a, **k)
+        if r.authentic is False:
+            r.authentic = True
+        return r
+    monkeypatch.setattr(driver.Accelerator, "run_gcm", accepts_every_tag)
+    bad = verify_gcm.verify(p, cut_root, messages=6)
+    assert not bad["ok"] and bad["entry"]["verdict"] == "fail"
+    assert "a tag with one bit flipped was accepted" in bad["line"]
+    assert verify_gcm.state(p, bad["entry"], cut_root) == "failed"
+
+
+def test_the_ledger_keeps_gcm_entries(tmp_path):
+    book = ledger.Ledger(tmp_path / "ledger.json")
+    book.gcm["gcm:x"] = {"verdict": "pass", "line": "ok"}
+    book.save()
+    assert ledger.Ledger(tmp_path / "ledger.json").gcm == {"gcm:x": {"verdict": "pass", "line": "ok"}}
+    (tmp_path / "bad.json").write_text('{"schema": %d, "points": {}, "gcm": [1]}' % ledger.SCHEMA)
+    with pytest.raises(Exception, match="its gcm entries are malformed"):
+        ledger.Ledger(tmp_path / "bad.json")
