@@ -123,18 +123,20 @@ def _check(results, jobs, want):
             assert flags["tag"] == 0                   # the computed tag is never shown
 
 
-def test_gcm_every_length_class_around_a_one_block_per_clock_core():
+@pytest.mark.parametrize("ghash", ["auto", ("aggregated", 4)])
+def test_gcm_every_length_class_around_a_one_block_per_clock_core(ghash):
     rng = random.Random(19)
-    dut = Accelerator(PipeCore("stream", stages=5), width=32, depth=8)
-    assert dut.ghash == ("parallel", None)
+    dut = Accelerator(PipeCore("stream", stages=5), width=32, depth=8, ghash=ghash)
+    assert dut.ghash == (ghash_for(1) if ghash == "auto" else ghash)
     key = rng.getrandbits(128)
     jobs, want = _jobs(rng, key, lambda x: toy_encrypt(key, x))
     _check(run(dut, jobs, rng), jobs, want)
 
 
-@pytest.mark.parametrize("ghash", [("digit", 64), ("digit", 8)])
+@pytest.mark.parametrize("ghash", [("digit", 64), ("digit", 8), ("aggregated", 4), ("aggregated", 2)])
 def test_gcm_with_a_slower_ghash_than_the_core(ghash):
-    """A digit GHASH slower than the core holds the stream back; nothing is lost."""
+    """A digit GHASH slower than the core holds the stream back, an aggregated one keeps up
+    after its powers are made; nothing is lost."""
     rng = random.Random(20)
     dut = Accelerator(PipeCore("stream", stages=3), width=128, depth=4, ghash=ghash)
     key = rng.getrandbits(128)
@@ -225,3 +227,11 @@ def test_without_ghash_the_gcm_modes_are_refused():
     sim.add_testbench(bench)
     sim.run()
     assert flags == [1]
+
+
+@pytest.mark.parametrize("ghash, words", [(("digit", 12), "GHASH digit size 12 is not supported"),
+                                          (("aggregated", 5), "lanes must be one of 2, 4, 8"),
+                                          ("fast", "ghash is 'auto', None or (style, digit)")])
+def test_a_ghash_style_that_is_not_built_is_refused(ghash, words):
+    with pytest.raises(Exception, match=words):
+        Accelerator(PipeCore("stream", stages=2), width=128, depth=4, ghash=ghash)

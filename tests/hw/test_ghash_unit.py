@@ -12,7 +12,9 @@ from cipherfab.hw.gf128 import ghash, ghash_input
 from cipherfab.hw.ghash import DIGITS
 from cipherfab.hw.ghash_unit import GHASH
 
-STYLES = [("parallel", None)] + [("digit", d) for d in DIGITS]
+from cipherfab.hw.ghash_aggregated import LANES
+
+STYLES = [("parallel", None)] + [("digit", d) for d in DIGITS] + [("aggregated", n) for n in LANES]
 
 
 def run(dut, tb):
@@ -22,8 +24,9 @@ def run(dut, tb):
     sim.run()
 
 
-async def clear(ctx, dut, h):
+async def clear(ctx, dut, h, count=0):
     ctx.set(dut.h, h)
+    ctx.set(dut.count, count)
     ctx.set(dut.clear, 1)
     await ctx.tick()
     ctx.set(dut.clear, 0)
@@ -62,7 +65,7 @@ def test_random_messages_with_gaps_and_clears(style, digit):
     async def tb(ctx):
         for blocks in messages:
             h = rng.getrandbits(128)
-            await clear(ctx, dut, h)
+            await clear(ctx, dut, h, len(blocks))
             assert ctx.get(dut.y) == 0
             await send(ctx, dut, blocks, rng)
             assert ctx.get(dut.y) == ghash(h, blocks), f"{len(blocks)} blocks"
@@ -77,7 +80,7 @@ def test_back_to_back_blocks_take_exactly_the_declared_clocks(style, digit):
     h = rng.getrandbits(128)
 
     async def tb(ctx):
-        await clear(ctx, dut, h)
+        await clear(ctx, dut, h, len(blocks))
         taken = await send(ctx, dut, blocks)
         assert [b - a for a, b in zip(taken, taken[1:])] == [dut.cycles_per_block] * 5
         assert ctx.get(dut.y) == ghash(h, blocks)
@@ -100,6 +103,8 @@ def test_no_block_is_taken_with_a_clear():
     ("serial", None, "GHASH multiplier style 'serial' is not supported"),
     ("digit", 12, "GHASH digit size 12 is not supported"),
     ("parallel", 8, "the parallel GHASH multiplier takes no digit size"),
+    ("aggregated", 3, "aggregated GHASH lanes must be one of 2, 4, 8, not 3"),
+    ("aggregated", None, "aggregated GHASH lanes must be one of 2, 4, 8, not None"),
 ])
 def test_refusals(style, digit, message):
     with pytest.raises(CipherfabError, match=message):

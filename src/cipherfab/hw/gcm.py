@@ -146,6 +146,8 @@ class GcmLayer(wiring.Component):
         gclear = Signal()
         m.d.sync += gclear.eq(0)
         m.d.comb += [gh.h.eq(h), gh.clear.eq(gclear), self.gcm.eq(phase != Phase.IDLE),
+                     gh.count.eq(Mux(phase == Phase.IV_HASH, _blocks(iv_n) + 1,      # at its clear
+                                     _blocks(aad_n) + _blocks(text_n) + 1)),
                      self.idle.eq(phase == Phase.IDLE), self.tag.eq(tag)]
 
         # -- start: a GCM mode with possible lengths, or pass the start on ---------------

@@ -13,6 +13,11 @@ block is taken in the clock of a clear.
     one block per clock: the block taken this clock is multiplied in the same clock
     (:func:`~cipherfab.hw.ghash.gf_mul_comb`) into the ``Y`` register, which the next
     block reads.  ``busy`` is never high.
+``aggregated``
+    one block per clock on an ``n``-stage pipelined multiplier with ``n`` lanes and the
+    powers ``H .. H^n`` (:mod:`.ghash_aggregated`; ``digit`` is ``n``): it needs the
+    message's block count (``count``, sampled at ``clear``), spends ``(n - 1) n`` clocks
+    after ``clear`` on the powers, and ``y`` is ready ``n`` clocks after the last block.
 ``digit``
     a :class:`~cipherfab.hw.ghash.GF128Mul` of the same digit size: a block is taken
     while the multiplier is idle and starts it on ``Y ^ X``; ``busy`` is high for the
@@ -31,8 +36,20 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from ..errors import CipherfabError
 from .gf128 import BITS, GCM
 from .ghash import GF128Mul, check, gf_mul_comb
+from .ghash_aggregated import LANES, AggregatedGHASH
+
+
+def check_style(style: str, digit: int | None) -> None:
+    """Refuse a GHASH unit style (or its digit size / lanes) that is not built, in one line."""
+    if style == "aggregated":
+        if digit not in LANES:
+            raise CipherfabError(f"aggregated GHASH lanes must be one of "
+                                 f"{', '.join(map(str, LANES))}, not {digit!r}")
+    else:
+        check(style, digit, GCM)
 
 
 class GHASH(wiring.Component):
@@ -40,21 +57,27 @@ class GHASH(wiring.Component):
 
     def __init__(self, style: str = "parallel", digit: int | None = None):
         self._MustUse__silence = True      # a refused one is not an unused design
-        check(style, digit, GCM)
+        check_style(style, digit)
         self._MustUse__silence = False
         self.style, self.digit = style, digit
         super().__init__({
-            "h": In(BITS), "clear": In(1), "block": In(stream.Signature(BITS)),
+            "h": In(BITS), "clear": In(1), "count": In(32), "block": In(stream.Signature(BITS)),
             "y": Out(BITS), "busy": Out(1),
         })
 
     @property
     def cycles_per_block(self) -> int:
         """Clocks between blocks offered back to back."""
-        return 1 if self.style == "parallel" else BITS // self.digit
+        return 1 if self.style in ("parallel", "aggregated") else BITS // self.digit
 
     def elaborate(self, platform):
         m = Module()
+        if self.style == "aggregated":
+            m.submodules.agg = agg = AggregatedGHASH(self.digit)
+            m.d.comb += [agg.h.eq(self.h), agg.clear.eq(self.clear), agg.count.eq(self.count),
+                         self.y.eq(agg.y), self.busy.eq(agg.busy)]
+            wiring.connect(m, wiring.flipped(self.block), agg.block)
+            return m
         fresh = Signal(init=1)             # Y = Y_0 = 0: cleared, no block taken since
         take = Signal()
         m.d.comb += take.eq(self.block.valid & self.block.ready)
