@@ -60,11 +60,13 @@ class Accelerator(wiring.Component):
         self.core, self.info, self.width, self.depth = core, info, width, depth
         if info.block_bits != 128 or "encrypt" not in info.directions:
             ghash = None                  # GCM needs a 128-bit block cipher that encrypts
+        self._MustUse__silence = True      # a refused one is not an unused design
         if isinstance(ghash, tuple):
             from .ghash_unit import check_style
             check_style(*ghash)
         elif ghash not in ("auto", None):
             raise ValueError(f"ghash is 'auto', None or (style, digit), not {ghash!r}")
+        self._MustUse__silence = False
         self.ghash = ghash_for(info.cycles_per_block) if ghash == "auto" else ghash
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),
