@@ -91,9 +91,9 @@ def messages_of(got, lanes):
     return out
 
 
-async def begin_message(ctx, dut, key, mode, iv):
-    """Wait until ``dut`` (a ModeEngine or Accelerator) is idle, load ``key`` (None: keep
-    the key / key-specific core), then start a message in ``mode`` with ``iv``."""
+async def load_key(ctx, dut, key):
+    """Wait until ``dut`` (a ModeEngine or Accelerator) is idle, then load ``key`` (None:
+    keep the key / key-specific core)."""
     while not ctx.get(dut.idle):
         await ctx.tick()
     if key is not None:
@@ -101,6 +101,41 @@ async def begin_message(ctx, dut, key, mode, iv):
         ctx.set(dut.key.valid, 1)
         await ctx.tick().until(dut.key.ready)
         ctx.set(dut.key.valid, 0)
+
+
+async def stream_through(ctx, dut, sent, rng, valid_p, ready_p, limit, done):
+    """Offer the (data, keep, last) transfers ``sent`` on ``dut.s_axis`` and take
+    ``m_axis``, each with its probability per clock, until ``done(i, got)`` (i: transfers
+    sent) or ``limit`` clocks; returns the transfers taken, or None at the limit."""
+    got, i = [], 0
+    for _ in range(limit):
+        offer = i < len(sent) and rng.random() < valid_p
+        ctx.set(dut.s_axis.valid, offer)
+        if offer:
+            d, k, last = sent[i]
+            ctx.set(dut.s_axis.payload.data, d)
+            ctx.set(dut.s_axis.payload.keep, k)
+            ctx.set(dut.s_axis.payload.last, last)
+        ctx.set(dut.m_axis.ready, rng.random() < ready_p)
+        await ctx.delay(1e-9)
+        i += bool(ctx.get(dut.s_axis.valid) and ctx.get(dut.s_axis.ready))
+        if ctx.get(dut.m_axis.valid) and ctx.get(dut.m_axis.ready):
+            got.append((ctx.get(dut.m_axis.payload.data), ctx.get(dut.m_axis.payload.keep),
+                        ctx.get(dut.m_axis.payload.last)))
+        await ctx.tick()
+        if done(i, got):
+            break
+    else:
+        return None
+    ctx.set(dut.s_axis.valid, 0)
+    ctx.set(dut.m_axis.ready, 0)
+    return got
+
+
+async def begin_message(ctx, dut, key, mode, iv):
+    """Wait until ``dut`` (a ModeEngine or Accelerator) is idle, load ``key`` (None: keep
+    the key / key-specific core), then start a message in ``mode`` with ``iv``."""
+    await load_key(ctx, dut, key)
     ctx.set(dut.mode, mode)
     ctx.set(dut.iv, iv)
     ctx.set(dut.start, 1)

@@ -10,7 +10,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.accelerator import Accelerator
 from cipherfab.hw.modes import Mode
-from doubles import PipeCore, begin_message, messages_of, model, toy_decrypt, toy_encrypt, transfers
+from doubles import (PipeCore, begin_message, messages_of, model, stream_through, toy_decrypt,
+                     toy_encrypt, transfers)
 
 
 def toy_mode(mode, key, iv, msg):
@@ -29,26 +30,9 @@ def run(dut, jobs, rng, valid_p=0.7, ready_p=0.6, limit=40000):
     async def bench(ctx):
         for key, mode, iv, msg in jobs:
             await begin_message(ctx, dut, key, mode, iv)
-            sent, got, i = transfers(msg, lanes, 16), [], 0
-            for _ in range(limit):
-                offer = i < len(sent) and rng.random() < valid_p
-                ctx.set(dut.s_axis.valid, offer)
-                if offer:
-                    d, k, last = sent[i]
-                    ctx.set(dut.s_axis.payload.data, d)
-                    ctx.set(dut.s_axis.payload.keep, k)
-                    ctx.set(dut.s_axis.payload.last, last)
-                ctx.set(dut.m_axis.ready, rng.random() < ready_p)
-                await ctx.delay(1e-9)
-                i += bool(ctx.get(dut.s_axis.valid) and ctx.get(dut.s_axis.ready))
-                if ctx.get(dut.m_axis.valid) and ctx.get(dut.m_axis.ready):
-                    got.append((ctx.get(dut.m_axis.payload.data), ctx.get(dut.m_axis.payload.keep),
-                                ctx.get(dut.m_axis.payload.last)))
-                await ctx.tick()
-                if got and got[-1][2]:
-                    break
-            ctx.set(dut.s_axis.valid, 0)
-            ctx.set(dut.m_axis.ready, 0)
+            got = await stream_through(ctx, dut, transfers(msg, lanes, 16), rng, valid_p, ready_p,
+                                       limit, lambda i, got: got and got[-1][2])
+            got = got or []
             outs.append(b"".join(messages_of(got, lanes)))
             counters.append({c: ctx.get(getattr(dut, c)) for c in ("blocks_in", "blocks_out", "starved", "blocked")})
         flags.update({f: ctx.get(getattr(dut, f)) for f in ("mode_error", "axis_error", "length_error")})

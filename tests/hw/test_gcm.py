@@ -14,7 +14,7 @@ from cipherfab.hw import gcm_model
 from cipherfab.hw.accelerator import Accelerator
 from cipherfab.hw.gcm import ghash_for
 from cipherfab.hw.modes import Mode
-from doubles import PipeCore, messages_of, toy_encrypt, transfers
+from doubles import PipeCore, load_key, messages_of, stream_through, toy_encrypt, transfers
 
 
 def _pad(b: bytes) -> bytes:
@@ -36,13 +36,7 @@ def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
 
     async def bench(ctx):
         for key, mode, iv, aad, text, tag, tag_bytes in jobs:
-            while not ctx.get(dut.idle):
-                await ctx.tick()
-            if key is not None:
-                ctx.set(dut.key.payload, key)
-                ctx.set(dut.key.valid, 1)
-                await ctx.tick().until(dut.key.ready)
-                ctx.set(dut.key.valid, 0)
+            await load_key(ctx, dut, key)
             ctx.set(dut.mode, mode)
             ctx.set(dut.iv, int.from_bytes(iv[:12].ljust(16, b"\0"), "big") if len(iv) == 12 else 0)
             for name, v in (("aad_bytes", len(aad)), ("text_bytes", len(text)),
@@ -53,28 +47,11 @@ def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
             ctx.set(dut.start, 0)
             msg = stream_of(iv, aad, text, tag if mode == Mode.GCM_DECRYPT else None)
             sent = transfers(msg, lanes, 16) if msg else []
-            got, i = [], 0
             want_out = len(_pad(text)) + tag_bytes if mode == Mode.GCM_ENCRYPT else len(text)
-            for _ in range(limit):
-                offer = i < len(sent) and rng.random() < valid_p
-                ctx.set(dut.s_axis.valid, offer)
-                if offer:
-                    d, k, last = sent[i]
-                    ctx.set(dut.s_axis.payload.data, d)
-                    ctx.set(dut.s_axis.payload.keep, k)
-                    ctx.set(dut.s_axis.payload.last, last)
-                ctx.set(dut.m_axis.ready, rng.random() < ready_p)
-                await ctx.delay(1e-9)
-                i += bool(ctx.get(dut.s_axis.valid) and ctx.get(dut.s_axis.ready))
-                if ctx.get(dut.m_axis.valid) and ctx.get(dut.m_axis.ready):
-                    got.append((ctx.get(dut.m_axis.payload.data), ctx.get(dut.m_axis.payload.keep),
-                                ctx.get(dut.m_axis.payload.last)))
-                await ctx.tick()
-                if i == len(sent) and ctx.get(dut.idle):
-                    break
-            else:
-                raise AssertionError(f"the message did not end: {i}/{len(sent)} in, {len(got)} out")
-            ctx.set(dut.s_axis.valid, 0)
+            got = await stream_through(ctx, dut, sent, rng, valid_p, ready_p, limit,
+                                       lambda i, got: i == len(sent) and ctx.get(dut.idle))
+            if got is None:
+                raise AssertionError("the message did not end")
             out = b"".join(messages_of(got, lanes)) if got else b""
             assert len(out) == want_out, (len(out), want_out)
             flags = {f: ctx.get(getattr(dut, f)) for f in (
