@@ -17,7 +17,10 @@ def test_after_builds_and_tables(monkeypatch):
                {"status": "failed", "design": DESIGN, "timing": {}}]
     res = system.after_builds(records, "ecp5-85k")
     rows = res["system"]
-    assert len(rows) == 2 * 2 * 2 + 2 * 2          # first depth: 2 links x 2 modes x 2 sizes; second: CTR only
+    assert len(rows) == 2 * 4 * 2 + 2 * 2          # first depth: 2 links x 4 modes x 2 sizes; second: CTR only
+    gcm = {(r["mode"], r["blocks"]): r for r in rows if r["link"] == "pcie-gen3x4" and r["mode"].startswith("gcm")}
+    assert gcm["gcm", 256]["system_mbps"] >= 0.9 * gcm["gcm", 256]["core_mbps"]   # the digit GHASH keeps up
+    assert gcm["gcm-aad1k", 256]["system_mbps"] < gcm["gcm", 256]["system_mbps"]  # the AAD costs time
     assert {r["fmax_mhz"] for r in rows} == {110.0}  # the median of the ok records
     pcie = {r["blocks"]: r for r in rows if r["link"] == "pcie-gen3x4" and r["mode"] == "ctr" and r["depth"] == 16}
     assert pcie[1]["system_mbps"] < 0.2 * pcie[256]["system_mbps"]       # latency-bound when small
@@ -30,7 +33,7 @@ def test_after_builds_and_tables(monkeypatch):
     doc = Doc()
     system.section(doc, res)
     text = render_md(doc)
-    assert "System throughput against transfer size" in text
+    assert "System throughput against transfer size" in text and "GCM-AAD1K" in text
 
 
 def test_headline_marks_a_core_whose_fmax_came_from_the_build_cache():
