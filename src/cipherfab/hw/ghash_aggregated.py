@@ -10,13 +10,15 @@ every block but the last ``n`` is multiplied by ``H^n``, the last ``n`` by
 goes through in its lane, so ``Y_m`` is the XOR of the lanes once the last product is in.
 ``m`` (``count``) is sampled at ``clear``: a GCM layer knows it from its lengths.
 
-The multiplier is a pipeline of ``n`` stages over the reflected operands (bit ``i`` =
-coefficient of ``a^i``, as in :mod:`.ghash`): stage ``k`` XORs into the running carry-less
-product the partial products of the multiplier bits ``k*128/n .. (k+1)*128/n - 1``; the
-last stage also reduces modulo ``P`` and writes the lane.  A lane's next block comes at
-least ``n`` clocks after its previous one, when that product is in: one block per clock,
-whatever the gaps.  So each clock's logic is a ``128/n``-term XOR tree, not the 128-term
-tree of the ``parallel`` style.
+The multiplier is a pipeline over the reflected operands (bit ``i`` = coefficient of
+``a^i``, as in :mod:`.ghash`): register 0 holds the operands (the lane's accumulator XOR
+the block, and the power its exponent selects; the exponent itself is a register, so no
+counter compare sits before the multiplier); each of the ``n - 1`` steps after it XORs
+into the running carry-less product the partial products of about ``128 / (n - 1)`` of the
+multiplier's bits; the last step also reduces modulo ``P`` and writes the lane.  A lane's
+next block comes at least ``n`` clocks after its previous one, when that product is in:
+one block per clock, whatever the gaps.  So each clock's logic is a ``128/(n-1)``-term
+XOR tree, not the 128-term tree of the ``parallel`` style.
 
 After ``clear`` the unit computes ``H^2 .. H^n`` on the same pipeline (``(n - 1) * n``
 clocks, ``busy`` high, no block taken), then takes ``count`` blocks; ``busy`` stays high
@@ -60,41 +62,38 @@ class AggregatedGHASH(wiring.Component):
         take = Signal()
         m.d.comb += [self.block.ready.eq((prep == 0) & (left != 0) & ~self.clear),
                      take.eq(self.block.valid & self.block.ready)]
-        e = Signal(range(n + 1))           # the block's exponent: min(n, left)
-        m.d.comb += e.eq(Mux(left >= n, n, left))
+        e = Signal(range(n + 1))           # the next block's exponent, min(n, left): a register
         x_in, h_in = Signal(BITS), Signal(BITS)
-        acc = Signal(BITS)
-        m.d.comb += acc.eq(Cat(lanes).word_select(lane, BITS))
         feed_power = (prep != 0) & (prep_wait == 0)
         with m.If(take):
-            m.d.comb += [x_in.eq(acc ^ reflect(self.block.payload)),
+            m.d.comb += [x_in.eq(Cat(lanes).word_select(lane, BITS) ^ reflect(self.block.payload)),
                          h_in.eq(Cat(powers).word_select((e - 1).as_unsigned(), BITS))]
         with m.Elif(feed_power):            # H^prep = H^(prep-1) . H
             m.d.comb += [x_in.eq(Cat(powers).word_select((prep - 2).as_unsigned(), BITS)),
                          h_in.eq(powers[0])]
 
-        # -- the pipeline: stage k adds the partial products of h bits k*w .. (k+1)*w-1; ----
-        # stages 0 .. n-2 end in registers, the last one reduces and writes the lane itself
+        # -- the pipeline: register 0 holds the operands; between register g and g+1 (the
+        # last: the lane itself, after the reduction) the partial products of group g of
+        # the multiplier's bits are added: n - 1 groups of about 128 / (n - 1) bits
         regs = n - 1
+        groups = [range(g * BITS // regs, (g + 1) * BITS // regs) for g in range(regs)]
         valid = [Signal(name=f"s{k}_valid") for k in range(regs)]
         dest = [Signal(range(2 * n), name=f"s{k}_dest") for k in range(regs)]  # lane j, or n+k: H^(k+1)
         xs = [Signal(BITS, name=f"s{k}_x") for k in range(regs)]
         hs = [Signal(BITS, name=f"s{k}_h") for k in range(regs)]
-        ps = [Signal(2 * BITS - 1, name=f"s{k}_p") for k in range(regs)]
-        x_prev, h_prev, p_prev = x_in, h_in, Const(0, 2 * BITS - 1)
-        v_prev, d_prev = take | feed_power, Mux(take, lane, (n + prep - 1).as_unsigned())
-        for k in range(n):
-            part = xor_tree([p_prev] + [Mux(h_prev[i], x_prev << i, 0)[:2 * BITS - 1]
-                                        for i in range(k * width, (k + 1) * width)])
-            if k == n - 1:
+        ps = [Const(0, 2 * BITS - 1)] + [Signal(2 * BITS - 1, name=f"s{k}_p") for k in range(1, regs)]
+        m.d.sync += [valid[0].eq(take | feed_power), xs[0].eq(x_in), hs[0].eq(h_in),
+                     dest[0].eq(Mux(take, lane, (n + prep - 1).as_unsigned()))]
+        for g in range(regs):
+            part = xor_tree([ps[g]] + [Mux(hs[g][i], xs[g] << i, 0)[:2 * BITS - 1] for i in groups[g]])
+            if g == regs - 1:
                 break
-            m.d.sync += [valid[k].eq(v_prev), dest[k].eq(d_prev), xs[k].eq(x_prev),
-                         hs[k].eq(h_prev), ps[k].eq(part)]
-            x_prev, h_prev, p_prev, v_prev, d_prev = xs[k], hs[k], ps[k], valid[k], dest[k]
+            m.d.sync += [valid[g + 1].eq(valid[g]), dest[g + 1].eq(dest[g]), xs[g + 1].eq(xs[g]),
+                         hs[g + 1].eq(hs[g]), ps[g + 1].eq(part)]
         product = Signal(BITS)
         m.d.comb += product.eq(reduce_mod(part, GCM))
-        with m.If(v_prev & ~self.clear):     # the last stage: into its lane, or a power
-            with m.Switch(d_prev):
+        with m.If(valid[-1] & ~self.clear):   # the last stage: into its lane, or a power
+            with m.Switch(dest[-1]):
                 for j in range(n):
                     with m.Case(j):
                         m.d.sync += lanes[j].eq(product)
@@ -105,12 +104,13 @@ class AggregatedGHASH(wiring.Component):
         # -- control ---------------------------------------------------------------------
         with m.If(self.clear):
             m.d.sync += [*(l.eq(0) for l in lanes), *(v.eq(0) for v in valid),
-                         left.eq(self.count), lane.eq(0),
+                         left.eq(self.count), lane.eq(0), e.eq(Mux(self.count >= n, n, self.count)),
                          powers[0].eq(reflect(self.h)), prep.eq(2 if n > 1 else 0),
                          prep_wait.eq(0)]
         with m.Else():
             with m.If(take):
-                m.d.sync += [left.eq(left - 1), lane.eq(Mux(lane == n - 1, 0, lane + 1))]
+                m.d.sync += [left.eq(left - 1), lane.eq(Mux(lane == n - 1, 0, lane + 1)),
+                             e.eq(Mux(left > n, n, left - 1))]
             with m.If(feed_power):
                 m.d.sync += prep_wait.eq(n - 1)
             with m.Elif(prep_wait > 1):
