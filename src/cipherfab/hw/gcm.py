@@ -57,11 +57,16 @@ TAG_BYTES = (4, 8, 12, 13, 14, 15, 16)     #: SP 800-38D 5.2.1.2 (32 and 64 bits
 DIGITS = (64, 32, 16, 8)
 
 
+AGGREGATED_LANES = 4
+
+
 def ghash_for(cycles_per_block: int) -> tuple[str, int | None]:
     """The smallest GHASH style that keeps up with a core taking ``cycles_per_block``
-    clocks per block: the narrowest digit whose 128/d clocks fit, else ``parallel``."""
+    clocks per block: the narrowest digit whose 128/d clocks fit, else (one block per
+    clock) the aggregated style, whose pipelined multiplier keeps the clock of a pipelined
+    core where the ``parallel`` style's one-clock 128 x 128 product would not."""
     fits = [d for d in DIGITS if BITS // d <= cycles_per_block]
-    return ("digit", min(fits)) if fits else ("parallel", None)
+    return ("digit", min(fits)) if fits else ("aggregated", AGGREGATED_LANES)
 
 
 class Phase(enum.Enum):
