@@ -22,7 +22,7 @@ ROW = re.compile(r"^\| `([^`]+)` \| \d+ \| [^|]+ \| `([0-9a-f]{64})` \|", re.M)
 def declared() -> set[str]:
     """Every KAT file of every cipher and key size, and the GCM file verify runs, as paths
     under the vector folder."""
-    from cipherfab.sim.verify_gcm import GCM_FILE
+    from cipherfab.host.verify_gcm import GCM_FILE
     return {f for c in ciphers().values() for k in c.key_bits for f in c.kat_files(k)} | {GCM_FILE}
 
 

@@ -83,11 +83,11 @@ def test_imports_inside_functions_are_followed_and_packages_are_not(tmp_path):
 
 
 def test_the_gcm_digest_covers_every_file_that_makes_and_drives_the_system():
-    """GCM ledger entries (sim.verify_gcm) are fresh while their digest holds: every package
+    """GCM ledger entries (host.verify_gcm) are fresh while their digest holds: every package
     file that runs while the system around a core is generated must be in it."""
     from cipherfab.generate import system_verilog
     from cipherfab.registry import resolve
-    from cipherfab.sim import verify_gcm
+    from cipherfab.host import verify_gcm
     p = resolve("aes", "byte")
     ran = _ran(lambda: system_verilog(p, None, 8))
     covered = set(ledger.generator_files(p)) | ledger._closure(ledger._parts(verify_gcm.SYSTEM_ROOTS))

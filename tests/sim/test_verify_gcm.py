@@ -1,4 +1,4 @@
-"""GCM in the verification ledger (sim.verify_gcm): the classes it covers, one real check of
+"""GCM in the verification ledger (host.verify_gcm): the classes it covers, one real check of
 a small core class through the system (on a cut of the CAVP file), a broken system failing
 it, and the ledger states (fresh, stale when the system's sources or the file change)."""
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from cipherfab.registry import resolve
-from cipherfab.sim import ledger, verify_gcm
+from cipherfab.host import verify_gcm
+from cipherfab.sim import ledger
 
 RSP = Path(__file__).parent.parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
 

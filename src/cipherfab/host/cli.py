@@ -31,6 +31,7 @@ from ..argtypes import integer, real_between
 from ..errors import CipherfabError
 from ..hw.axis import WIDTHS
 from ..registry import add_core_arguments, get_cipher, params_from_args
+from .gcm_reference import gcm_reference
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
 MODES = ("ecb", "cbc", "ctr", "gcm")
@@ -38,6 +39,7 @@ TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appe
 
 
 def register(subparsers) -> None:
+    _plug_in_gcm()
     for command in ("encrypt", "decrypt"):
         p = subparsers.add_parser(
             command, help=f"{command} a file through the simulated accelerator system",
@@ -77,6 +79,15 @@ def register(subparsers) -> None:
                             "`cipherfab build` measures it)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
         p.set_defaults(func=run, decrypt=command == "decrypt")
+
+
+def _plug_in_gcm() -> None:
+    """GCM lives in the system, this layer: give ``sim --mode gcm`` and ``verify --all``
+    (a layer below, which may not import this one) the functions that run it."""
+    from ..sim import cli as sim_cli, verify
+    from . import gcm_vectors, verify_gcm
+    sim_cli.GCM_RUNNER = gcm_vectors.run_gcm_vectors
+    verify.GCM = verify_gcm
 
 
 def _describe_key(parser) -> None:
@@ -327,37 +338,6 @@ def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data
         chain = model.encrypt(key, bytes(a ^ b for a, b in zip(data[at:at + bb], chain)))
         out += chain
     return bytes(out)
-
-
-def gcm_reference(cipher: str, key: bytes, iv: bytes, aad: bytes, data: bytes, tag_bytes: int,
-                  decrypt: bool, tag: bytes | None = None):
-    """GCM over the reference: (ciphertext, tag) when encrypting, the plaintext or None (a
-    tag that does not match) when decrypting.  AES goes through OpenSSL's AESGCM (IVs of
-    8 to 128 bytes, the lengths it takes), anything else through hw.gcm_model over the
-    cipher's reference model."""
-    if cipher == "aes" and 8 <= len(iv) <= 128:
-        from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        aead = AESGCM(key)
-        if not decrypt:
-            sealed = aead.encrypt(iv, data, aad)
-            return sealed[:len(data)], sealed[len(data):][:tag_bytes]
-        if tag_bytes < 16:          # AESGCM checks full tags: the model checks a truncated one
-            return _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag)
-        try:
-            return aead.decrypt(iv, data + tag, aad)
-        except InvalidTag:
-            return None
-    return _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag)
-
-
-def _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag):
-    from ..hw import gcm_model
-    model = get_cipher(cipher).reference_model(8 * len(key))
-    block = lambda x: int.from_bytes(model.encrypt(key, x.to_bytes(16, "big")), "big")
-    if decrypt:
-        return gcm_model.decrypt(block, iv, aad, data, tag)
-    return gcm_model.encrypt(block, iv, aad, data, tag_bytes)
 
 
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:

@@ -231,7 +231,7 @@ class Ledger:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.points: dict[str, dict] = {}
-        #: GCM through the system, one entry per core class (``gcm:<top>``, :mod:`.verify_gcm`)
+        #: GCM through the system, one entry per core class (``gcm:<top>``, :mod:`cipherfab.host.verify_gcm`)
         self.gcm: dict[str, dict] = {}
         #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
         self.last_run: dict | None = None

@@ -5,7 +5,8 @@ every architecture): compile it with Verilator, run the cipher's known-answer
 files for its key size in every direction it has, a random differential run
 with random backpressure and key changes, and the timing check (every declared
 cycle count measured exactly).  ``--all`` also checks GCM through the accelerator
-system for every core class it applies to (:mod:`.verify_gcm`).  One line per core;
+system for every core class it applies to (:mod:`cipherfab.host.verify_gcm`, plugged in
+by the host layer).  One line per core;
 exit 1 if any core fails.
 """
 
@@ -162,14 +163,17 @@ def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int, o
     return {**res, "key": params.top}
 
 
-def _verify_gcm_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:
-    from . import verify_gcm
-    os.environ[OPT_ENV] = opt
-    try:
-        res = verify_gcm.verify(params, root, seed)
-    except CipherfabError as e:
-        res = {"ok": False, "line": f"FAIL {verify_gcm.key(params)}: {e}", "entry": None}
-    return {**res, "key": verify_gcm.key(params), "gcm": True}
+#: the GCM checks through the system (:mod:`cipherfab.host.verify_gcm`): the host layer sits
+#: above this one and plugs them in when it registers its commands; None: not loaded
+GCM = None
+
+
+def _gcm():
+    if GCM is None:
+        raise CipherfabError("the GCM checks need cipherfab.host (the accelerator system), not loaded")
+    return GCM
+
+
 
 
 #: rough seconds per point of an architecture never verified (the biggest go first)
@@ -263,8 +267,7 @@ def run(args) -> int:
             what = "--all checks" if args.all else "--status lists"
             raise CipherfabError(f"{what} every point; {extra[0]} picks one (drop one of them)")
         points = [p for p in all_points(args.cipher) if not args.arch or p.arch == args.arch]
-        from .verify_gcm import gcm_points
-        gcm = gcm_points(args.cipher, args.arch)
+        gcm = _gcm().gcm_points(args.cipher, args.arch)
     elif args.cipher:
         points, gcm = [params_from_args(args)], []
     else:
@@ -294,7 +297,7 @@ def run(args) -> int:
 
 
 def _gcm_states(gcm, book, root: Path) -> dict[str, str]:
-    from . import verify_gcm
+    verify_gcm = _gcm() if gcm else None
     return {p.top: verify_gcm.state(p, book.gcm.get(verify_gcm.key(p)), root) for p in gcm}
 
 
@@ -338,8 +341,7 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
         everything = all_points(None)
         every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
         print(f"wrote {book.write_summary(everything, every_state)}")
-        from .verify_gcm import gcm_points
-        every_gcm = _gcm_states(gcm_points(), book, root)
+        every_gcm = _gcm_states(_gcm().gcm_points(), book, root)
         fresh = sum(s == "fresh" for s in every_gcm.values())
         _update_readme(everything, every_state, book,
                        f"GCM through the accelerator system: {fresh} of {len(every_gcm)} core classes "
@@ -404,7 +406,7 @@ def _verify(points, book, root: Path, args, gcm=()) -> int:
     backend = _backend(args.jobs or 1, args.scheduler, n)
     try:
         by_top = {p.top: p for p in points}
-        futures = [backend.submit(_verify_gcm_one, p, root, args.seed, opt) for p in gcm]
+        futures = [backend.submit(_gcm().verify_one, p, root, args.seed, opt) for p in gcm]
         futures += [backend.submit(_verify_one, p, root, args.random, args.seed, opt)
                     for p in _order(points, book)]
         for f in backend.as_completed(futures):

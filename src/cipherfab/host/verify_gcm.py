@@ -27,11 +27,12 @@ import time
 from pathlib import Path
 
 from ..registry import CoreParams, ciphers, resolve
-from . import ledger
+from ..sim import ledger
 
 GCM_FILE = "aes/gcmtestvectors/gcmEncryptExtIV128.rsp"
 SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
-                "vectors/gcm.py", "sim/verify_gcm.py"]
+                "vectors/gcm.py", "host/verify_gcm.py", "host/gcm_vectors.py",
+                "host/gcm_reference.py"]
 HARNESS = "sim/system_harness.cpp"
 
 
@@ -86,8 +87,8 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     """``{"ok", "line", "entry"}`` for one class's representative point."""
     from ..generate import declaration
     from ..hw.gcm_model import TAG_BYTES
-    from ..host.cli import gcm_reference
-    from ..host.driver import Accelerator
+    from .gcm_reference import gcm_reference
+    from .driver import Accelerator
     from ..vectors.gcm import run_gcm_files
     t0 = time.perf_counter()
     info = declaration(params)
@@ -150,3 +151,18 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
                      line.split("\n")[0], phases)
     e["generator_digest"] = digest(params)
     return {"ok": ok, "line": line, "entry": e}
+
+
+def verify_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:
+    """:func:`verify` as ``verify --all`` runs it in a worker: one line on any refusal,
+    and the ledger key beside the result."""
+    import os
+
+    from ..errors import CipherfabError
+    from ..sim.verilated import OPT_ENV
+    os.environ[OPT_ENV] = opt
+    try:
+        res = verify(params, root, seed)
+    except CipherfabError as e:
+        res = {"ok": False, "line": f"FAIL {key(params)}: {e}", "entry": None}
+    return {**res, "key": key(params), "gcm": True}

@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cipherfab.hw import gcm_model
 from cipherfab.vectors.gcm import parse_gcm, run_gcm_files
 
-RSP = Path(__file__).parent / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
+RSP = Path(__file__).parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
 
 
 def reference(key, decrypt, iv, aad, data, tag, tag_bytes):

@@ -1,0 +1,44 @@
+"""``cipherfab sim ... --mode gcm --vectors FILE``: NIST CAVP GCM files through the
+accelerator system around a generated core (plugged into ``sim`` by :mod:`.cli`)."""
+
+from __future__ import annotations
+
+from ..errors import CipherfabError
+
+
+def run_gcm_vectors(args, params) -> int:
+    """GCM vector files through the simulated system (every file parsed first)."""
+    if not hasattr(params, "cipher") or not hasattr(params, "top"):
+        raise CipherfabError("--mode gcm runs a generated core in the accelerator system, not "
+                             "an external core")
+    for option, default in (("valid_prob", 1.0), ("ready_prob", 1.0), ("key_clock_period", 1.0),
+                            ("blocks_per_key", 1000)):
+        if getattr(args, option) != default:
+            raise CipherfabError(f"--{option.replace('_', '-')} applies to the core's own runs, "
+                                 f"not --mode gcm")
+    from ..generate import declaration
+    from ..vectors import format_report
+    from ..vectors.gcm import is_gcm_file, parse_gcm, run_gcm_files
+    info = declaration(params)
+    if info.block_bits != 128 or "encrypt" not in info.directions:
+        raise CipherfabError(f"gcm needs a 128-bit block cipher that encrypts; {params.top} has "
+                             f"{info.block_bits}-bit blocks and {', '.join(info.directions)}s")
+    for name in args.vectors:
+        from ..vectors.records import read_lines
+        read_lines(name)
+        if not is_gcm_file(name):
+            raise CipherfabError(f"{name}: not a GCM vector file (no [Keylen = ...] sections of "
+                                 f"Key, IV, PT, AAD, CT, Tag records)")
+        parse_gcm(name)
+    from .driver import Accelerator
+    acc = Accelerator(params)
+
+    def through_the_system(key, decrypt, iv, aad, data, tag, tag_bytes):
+        r = acc.run_gcm(key, decrypt, iv, aad, data, tag, tag_bytes, seed=args.seed)
+        return r.out, r.tag, r.authentic
+    reports = run_gcm_files(args.vectors, through_the_system, info.key_bits, args.limit)
+    print(f"{acc.params.top} in the accelerator system, GCM with the {acc.ghash} GHASH:")
+    print(format_report(reports))
+    if not any(r.passed for r in reports):
+        raise CipherfabError("no record in the vector files is for this core's key size")
+    return 1 if any(r.failed for r in reports) else 0
