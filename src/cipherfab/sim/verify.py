@@ -217,7 +217,17 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
     return states
 
 
-def _update_readme(points, states, book: ledger.Ledger, gcm_line: str = "") -> None:
+def _gcm_line(book: ledger.Ledger, root: Path) -> str:
+    """The README's line on the GCM classes (none when the host layer is not loaded)."""
+    if GCM is None:
+        return ""
+    states = _gcm_states(GCM.gcm_points(), book, root)
+    fresh = sum(s == "fresh" for s in states.values())
+    return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
+            f"and fresh (the CAVP GCM file and random messages; see the summary).")
+
+
+def _update_readme(points, states, book: ledger.Ledger, root: Path | None = None) -> None:
     from ..readme import check_markers, find_readme, replace_section
     readme = find_readme()
     text = check_markers(readme, "verify")
@@ -231,6 +241,7 @@ def _update_readme(points, states, book: ledger.Ledger, gcm_line: str = "") -> N
     head = (f"{what}: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
             f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
             if run else f"Details in [{rel}]({rel}).")
+    gcm_line = _gcm_line(book, root or vector_root(None))
     table = ledger.summary_table(points, states) + (f"\n\n{gcm_line}" if gcm_line else "")
     replace_section(readme, "verify", f"{head}\n\n{table}", text)
     print(f"updated {readme} (verification table)")
@@ -341,11 +352,7 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
         everything = all_points(None)
         every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
         print(f"wrote {book.write_summary(everything, every_state)}")
-        every_gcm = _gcm_states(_gcm().gcm_points(), book, root)
-        fresh = sum(s == "fresh" for s in every_gcm.values())
-        _update_readme(everything, every_state, book,
-                       f"GCM through the accelerator system: {fresh} of {len(every_gcm)} core classes "
-                       f"passed and fresh (the CAVP GCM file and random messages; see the summary).")
+        _update_readme(everything, every_state, book, root)
     bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
     for p, s in bad:
         print(f"{s:8} {p.top}")
