@@ -82,7 +82,6 @@ class Accelerator:
         if iv is not None and len(iv) != bb:            # the IV registers would take it cut or padded
             raise CipherfabError(f"the IV must be one block, {bb} bytes, not {len(iv)}")
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
-        out, first, last = [], None, None
         with self.model.open(seed) as hw:
             self._load_key(hw, key)
             iv = iv if iv is not None else bytes(bb)
@@ -90,9 +89,8 @@ class Accelerator:
                 hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
             hw.write(regs.CTRL, 1 | mode.value << 4)
             stats = self._stream(hw, data, per_clock, progress)
-            out.append(stats.out)
-            status, counters = self._finish(hw)
-        result = b"".join(out)
+            _, counters = self._finish(hw)
+        result = stats.out
         if len(result) != len(data):
             raise CipherfabError(f"the system returned {len(result)} bytes for {len(data)}")
         cpb = info.cycles_per_block_feedback if mode == Mode.CBC_ENCRYPT else info.cycles_per_block

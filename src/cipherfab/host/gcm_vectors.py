@@ -23,9 +23,7 @@ def run_gcm_vectors(args, params) -> int:
     if info.block_bits != 128 or "encrypt" not in info.directions:
         raise CipherfabError(f"gcm needs a 128-bit block cipher that encrypts; {params.top} has "
                              f"{info.block_bits}-bit blocks and {', '.join(info.directions)}s")
-    for name in args.vectors:
-        from ..vectors.records import read_lines
-        read_lines(name)
+    for name in args.vectors:            # unreadable, empty or binary: refused by is_gcm_file
         if not is_gcm_file(name):
             raise CipherfabError(f"{name}: not a GCM vector file (no [Keylen = ...] sections of "
                                  f"Key, IV, PT, AAD, CT, Tag records)")

@@ -98,7 +98,7 @@ class Accelerator(wiring.Component):
         wiring.connect(m, gcm.e_in, engine.data_in)
         wiring.connect(m, engine.data_out, gcm.e_out)
         m.d.comb += [engine.mode.eq(gcm.e_mode), engine.iv.eq(gcm.e_iv), engine.start.eq(gcm.e_start),
-                     gcm.e_idle.eq(engine.empty), gcm.e_started.eq(engine.started),
+                     gcm.e_idle.eq(engine.empty),
                      gcm.mode.eq(self.mode), gcm.iv.eq(self.iv), gcm.start.eq(self.start),
                      gcm.aad_bytes.eq(self.aad_bytes), gcm.text_bytes.eq(self.text_bytes),
                      gcm.iv_bytes.eq(self.iv_bytes), gcm.tag_bytes.eq(self.tag_bytes),

@@ -121,7 +121,7 @@ class GcmLayer(wiring.Component):
             "data_in": In(stream.Signature(block)), "data_out": Out(stream.Signature(block)),
             "e_mode": Out(Mode), "e_iv": Out(block_bits), "e_start": Out(1),
             "e_in": Out(stream.Signature(block)), "e_out": In(stream.Signature(block)),
-            "e_idle": In(1), "e_started": In(1),
+            "e_idle": In(1),
             "idle": Out(1), "started": Out(1), "gcm": Out(1),
             "length_error": Out(1), "gcm_error": Out(1),
             "tag": Out(block_bits), "tag_match": Out(1), "tag_mismatch": Out(1),
