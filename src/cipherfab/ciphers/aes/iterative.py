@@ -50,7 +50,7 @@ class RoundDatapath(wiring.Component):
         self.encrypt, self.decrypt, self.sbox, self.folded = encrypt, decrypt, sbox, folded
         super().__init__({
             "block": In(128), "start": In(1), "start_decrypt": In(1),
-            "advance": In(1), "decrypting": In(1),
+            "advance": In(1), "decrypting": In(1), "take": In(1),
             "first_key": In(128), "round_key": In(128), "result": Out(128),
         })
 
@@ -66,12 +66,13 @@ class RoundDatapath(wiring.Component):
             return m
         middle = middle_round(m, state, rk, *dirs)
         final = final_round(state, rk, *dirs)
-        # A start never comes with an advance, and the S-box registers take their input only
-        # on one of them: the input is picked by ``advance`` (from registers), so the start,
-        # decided late by the core's handshake, reaches only their enables, not the S-boxes.
+        # Between blocks the S-box registers take ``block ^ first_key`` on every clock the
+        # core allows (``take``: no finished result waits in them), so a start is one of
+        # those clocks: the start, decided late by the core's handshake, reaches neither
+        # the S-boxes nor their enables.  The input is picked by ``advance`` (a register).
         m.d.comb += [
             sboxes.x.eq(Mux(self.advance, middle, self.block ^ self.first_key)),
-            sboxes.en.eq(self.start | self.advance),
+            sboxes.en.eq(self.take | self.advance),
             self.result.eq(final),
         ]
         if both:
@@ -134,6 +135,7 @@ class IterativeAES(wiring.Component):
         last = in_flight & ks.last
         free = ~in_flight if self.folded else ~in_flight | (last & ~self.block_out.valid)
         start = self.block_in.valid & self.block_in.ready
+        waits = last & self.block_out.valid     # a finished block waits for the output register
         block, flag, _ = payload_parts(self)
         start_decrypt = self.decrypt if flag is None else flag
         key = getattr(self, "key", None)                   # no key port: a key-specific core
@@ -143,8 +145,8 @@ class IterativeAES(wiring.Component):
             self.block_in.ready.eq(ks.ready & free & (~key.valid if key is not None else 1)),
             ks.key.eq(key.payload) if key is not None else [],
             ks.load.eq(key.valid & key.ready) if key is not None else [],
-            ks.start.eq(start), ks.start_decrypt.eq(start_decrypt),
-            dp.block.eq(block), dp.start.eq(start), dp.start_decrypt.eq(start_decrypt),
+            ks.start.eq(start), ks.start_decrypt.eq(start_decrypt), ks.hold.eq(waits),
+            dp.take.eq(~waits), dp.block.eq(block), dp.start.eq(start), dp.start_decrypt.eq(start_decrypt),
             dp.advance.eq(in_flight & ~ks.last), dp.decrypting.eq(ks.decrypting),
             dp.first_key.eq(ks.first_key), dp.round_key.eq(ks.round_key),
             self.busy.eq(in_flight | ks.busy | self.block_out.valid),

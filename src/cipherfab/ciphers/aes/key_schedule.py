@@ -54,7 +54,9 @@ class KeySchedule(wiring.Component):
     block (``start_decrypt`` picks the direction) with ``first_key`` as its first round key;
     the schedule then steps by itself every cycle, ``round_key`` following, until ``last``
     (the window holds the block's final round key: Nr when encrypting, 0 when decrypting),
-    where it waits for the next start.
+    where it waits for the next start.  ``hold`` (from the core: the block's result waits
+    for the output register) keeps that final round key; an encrypt-only schedule that is
+    not folded otherwise leaves it at once, for the first step's window, on every clock.
 
     ``folded`` (one direction only): after the last round the window goes back to the
     key (n = 0 encrypting, Nr decrypting), so ``round_key`` is the block's first round
@@ -69,7 +71,7 @@ class KeySchedule(wiring.Component):
         assert not (folded and encrypt and decrypt), "a folded schedule idles in one direction"
         super().__init__({
             "key": In(key_bits), "load": In(1),
-            "start": In(1), "start_decrypt": In(1),
+            "start": In(1), "start_decrypt": In(1), "hold": In(1),
             "first_key": Out(128), "round_key": Out(128), "ready": Out(1), "busy": Out(1), "last": Out(1),
             "decrypting": Out(1),
         })
@@ -137,12 +139,28 @@ class KeySchedule(wiring.Component):
             dec_first, _ = inverse(dec_key, Const(nr, n.shape()), sub_i)
         idle_n, end_n = (nr, 0) if self.decrypt else (0, nr)     # (folded)
         at_end = pos.in_([end_n]) if self.folded else None  # (before the If chain: a register)
+        # Encrypting only (not folded), the window takes ``enc_first`` on every clock between
+        # blocks but the one after a load and those where ``hold`` keeps the final round key,
+        # so it never waits for a start: the start, decided late by the core's handshake,
+        # reaches only the position counter, not the window's 128 enables.
+        free_running = self.encrypt and not self.decrypt and not self.folded
+
+        def to(value):
+            return [] if free_running else window_next.eq(value)
+
         m.d.comb += [window_next.eq(window), n_next.eq(n), decrypting_next.eq(decrypting)]
+        if free_running:
+            with m.If(self.load):
+                m.d.comb += window_next.eq(self.key)
+            with m.Elif(mid):
+                m.d.comb += window_next.eq(fwd_from_window)
+            with m.Elif(~loaded & ~self.hold):
+                m.d.comb += window_next.eq(enc_first)
         with m.If(self.load):
-            m.d.comb += [window_next.eq(self.key), n_next.eq(0)]
+            m.d.comb += [to(self.key), n_next.eq(0)]
         if self.decrypt:        # (no constant condition in the chain: Verilator's CASEOVERLAP)
             with m.Elif(setup):
-                m.d.comb += [window_next.eq(fwd_from_window), n_next.eq(n + 1)]
+                m.d.comb += [to(fwd_from_window), n_next.eq(n + 1)]
         if self.folded:
             # after a block's last round the window goes back to the key, so round_key is
             # the first round key when the next block starts (folded key additions)
@@ -150,14 +168,14 @@ class KeySchedule(wiring.Component):
                 m.d.comb += [window_next.eq(dec_key if self.decrypt else enc_key), n_next.eq(idle_n)]
         with m.Elif(self.start):
             if self.encrypt:
-                m.d.comb += [window_next.eq(enc_first), n_next.eq(1)]
+                m.d.comb += [to(enc_first), n_next.eq(1)]
             if self.decrypt:
                 with m.If(self.start_decrypt if both else 1):
                     m.d.comb += [window_next.eq(dec_first), n_next.eq(nr - 1)]
             if both:
                 m.d.comb += decrypting_next.eq(self.start_decrypt)
         with m.Elif(mid):
-            m.d.comb += [window_next.eq(Mux(decrypting, inv_from_window, fwd_from_window)),
+            m.d.comb += [to(Mux(decrypting, inv_from_window, fwd_from_window)),
                          n_next.eq(Mux(decrypting, n - 1, n + 1))]
 
         m.d.sync += [window.eq(window_next), n.eq(n_next), decrypting.eq(decrypting_next) if both else [],

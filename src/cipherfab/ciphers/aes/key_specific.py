@@ -73,7 +73,7 @@ class ConstantKeySchedule(wiring.Component):
         self.key_value, self.variant, self.sbox = key, variant, sbox
         self.rks = [as_int(k) for k in round_keys(key)]
         super().__init__({
-            "key": In(128), "load": In(1), "start": In(1), "start_decrypt": In(1),
+            "key": In(128), "load": In(1), "start": In(1), "start_decrypt": In(1), "hold": In(1),
             "first_key": Out(128), "round_key": Out(128), "ready": Out(1), "busy": Out(1),
             "last": Out(1), "decrypting": Out(1), "n": Out(range(NR + 1)),
         })
@@ -85,7 +85,7 @@ class ConstantKeySchedule(wiring.Component):
             loaded = Signal()
             m.d.sync += loaded.eq(1)
             m.d.comb += [ks.key.eq(as_int(self.key_value)), ks.load.eq(~loaded),
-                         ks.start.eq(self.start), ks.start_decrypt.eq(0)]
+                         ks.start.eq(self.start), ks.start_decrypt.eq(0), ks.hold.eq(self.hold)]
             for name in ("first_key", "round_key", "ready", "busy", "last", "decrypting"):
                 m.d.comb += getattr(self, name).eq(getattr(ks, name))
             return m
