@@ -36,14 +36,14 @@ register.
 
 from __future__ import annotations
 
-from amaranth.hdl import Const, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ...hw.sbox import SboxTables, SubBytes
 from .key_step import RegisteredPosition, WindowStep, first_round_key
 from .reference import NK, NR, SBOX
-from .round import select
+from .round import rot_word, select, words_of
 
 
 class KeySchedule(wiring.Component):
@@ -188,7 +188,11 @@ class KeySchedule(wiring.Component):
                 m.d.sync += dec_key.eq(fwd_from_window)
 
         # --- SubWord lanes, addressed one clock ahead, from registers and lane outputs ---
-        _, fwd_ahead = forward(fwd_from_window, pos_up, lane_f.y)      # the next step's word
+        if free_running and nk == 4:                                   # the next step's word
+            fwd_ahead = self.ahead_from_parity(m, forward, window, enc_key, pos, mid, loaded,
+                                               lane_f.y)
+        else:
+            _, fwd_ahead = forward(fwd_from_window, pos_up, lane_f.y)
         _, inv_ahead = inverse(inv_from_window, pos_down, lane_i.y)
         # (the word a step needs never depends on that step's SubWord: one word per step does)
         _, enc_start = forward(self.key, Const(0, n.shape()), lane_f.y)   # at a load
@@ -207,3 +211,24 @@ class KeySchedule(wiring.Component):
             m.d.comb += lane_f.x.eq(Mux(self.load, enc_start,
                                         Mux(setup & ~setup_ends, fwd_ahead, inv_addr)))
         return m
+
+    def ahead_from_parity(self, m, forward, window, enc_key, pos, mid, loaded, sub):
+        """The next step's SubWord address for AES-128, one XOR shallower (the look-ahead
+        loop: lane output -> step -> next address -> lane, the default core's other worst
+        path).  The step makes ``w3' = w0 ^ w1 ^ w2 ^ w3 ^ t``; the XOR of the four words,
+        ``parity``, is kept in a register beside the window: after any AES-128 step it is
+        ``w1 ^ w3`` of the window before (t and w0 cancel), after a load the key's, and
+        after ``enc_first`` the key's ``w1 ^ w3``.  It follows the window's free-running
+        chain exactly, so the address is ``parity ^ t``: three inputs per bit."""
+        w, k = words_of(window), words_of(enc_key)
+        parity = Signal(32)
+        with m.If(self.load):
+            m.d.sync += parity.eq(words_of(self.key)[0] ^ words_of(self.key)[1]
+                                  ^ words_of(self.key)[2] ^ words_of(self.key)[3])
+        with m.Elif(mid):
+            m.d.sync += parity.eq(w[1] ^ w[3])
+        with m.Elif(~loaded & ~self.hold):
+            m.d.sync += parity.eq(k[1] ^ k[3])
+        # the address is used only while the schedule goes on (n = 1 .. Nr - 2), where the
+        # step's first word always takes RotWord(SubWord) ^ Rcon: no position test
+        return parity ^ rot_word(sub) ^ Cat(Const(0, 24), pos.lookup(forward.special[0]["rcon"]))
