@@ -136,6 +136,11 @@ class IterativeAES(wiring.Component):
         free = ~in_flight if self.folded else ~in_flight | (last & ~self.block_out.valid)
         start = self.block_in.valid & self.block_in.ready
         waits = last & self.block_out.valid     # a finished block waits for the output register
+        # Encrypting only, the schedule is between a block's first and last round only while
+        # that block is in flight, so ``advance`` is its position flag alone (a register, no
+        # AND in front of the round's 128-bit input multiplexer); decrypting, it also counts
+        # through the key setup.
+        advance = ~ks.last if self.encrypt and not self.decrypt else in_flight & ~ks.last
         block, flag, _ = payload_parts(self)
         start_decrypt = self.decrypt if flag is None else flag
         key = getattr(self, "key", None)                   # no key port: a key-specific core
@@ -147,7 +152,7 @@ class IterativeAES(wiring.Component):
             ks.load.eq(key.valid & key.ready) if key is not None else [],
             ks.start.eq(start), ks.start_decrypt.eq(start_decrypt), ks.hold.eq(waits),
             dp.take.eq(~waits), dp.block.eq(block), dp.start.eq(start), dp.start_decrypt.eq(start_decrypt),
-            dp.advance.eq(in_flight & ~ks.last), dp.decrypting.eq(ks.decrypting),
+            dp.advance.eq(advance), dp.decrypting.eq(ks.decrypting),
             dp.first_key.eq(ks.first_key), dp.round_key.eq(ks.round_key),
             self.busy.eq(in_flight | ks.busy | self.block_out.valid),
         ]
