@@ -199,3 +199,59 @@ def test_t_table_rom_netlist_equals_the_table():
     from cipherfab.hw.sbox_equiv import prove_equivalent
     ok, message = prove_equivalent("rom", SboxTables(rnd.t_table(), out_bits=32), latency=1)
     assert ok, message
+
+
+def _schedule_run(key_bits: int, key: bytes, script) -> list[int]:
+    """An encrypt-only schedule after a key load, driven by ``script``: per clock a dict of
+    its ``start`` and ``hold`` inputs; returns round_key after each clock."""
+    dut = KeySchedule(key_bits, True, False, "lut")
+    seen = []
+
+    async def tb(ctx):
+        ctx.set(dut.key, int.from_bytes(key, "big"))
+        ctx.set(dut.load, 1)
+        await ctx.tick()
+        ctx.set(dut.load, 0)
+        for step in script:
+            ctx.set(dut.start, step.get("start", 0))
+            ctx.set(dut.hold, step.get("hold", 0))
+            await ctx.tick()
+            seen.append(ctx.get(dut.round_key))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(tb)
+    sim.run()
+    return seen
+
+
+@pytest.mark.parametrize("key_bits", [128, 192, 256])
+def test_encrypt_window_does_not_wait_for_start(key_bits):
+    """Between blocks an encrypt-only window takes its first step's value on every clock
+    (``hold`` low), so the start, decided late by the core's handshake, does not decide what
+    the window's registers take: the round keys are the same whether a block starts in a
+    clock or not (the default core's worst path ran start -> the window's enables)."""
+    key = random.Random(key_bits).randbytes(key_bits // 8)
+    rk = [int.from_bytes(k, "big") for k in ref.round_keys(key)]
+    nr = ref.NR[key_bits]
+    for idle in range(1, 4):     # (the clock after a load computes the first step: no start)
+        started = _schedule_run(key_bits, key, [{}] * idle + [{"start": 1}] + [{}] * nr)
+        waiting = _schedule_run(key_bits, key, [{}] * (idle + 1 + nr))
+        assert waiting[0] == rk[0] and waiting[1:idle + 1] == [rk[1]] * idle
+        # the clock a block starts the window takes round key 1, started or not
+        assert started[idle] == waiting[idle] == rk[1]
+        assert started[idle:idle + nr] == rk[1:nr + 1]
+
+
+@pytest.mark.parametrize("key_bits", [128, 256])
+def test_encrypt_window_holds_the_last_round_key_while_told(key_bits):
+    """``hold`` (the core's result waits for its output register) keeps round key Nr after a
+    block's last round; released, the window goes back to round key 1 for the next block."""
+    key = random.Random(key_bits + 1).randbytes(key_bits // 8)
+    rk = [int.from_bytes(k, "big") for k in ref.round_keys(key)]
+    nr = ref.NR[key_bits]
+    seen = _schedule_run(key_bits, key, [{}, {"start": 1}] + [{}] * (nr - 2)
+                         + [{"hold": 1}] * 3 + [{}])
+    assert seen[1:nr] == rk[1:nr]
+    assert seen[nr:nr + 3] == [rk[nr]] * 3      # held for three clocks
+    assert seen[nr + 3] == rk[1]                # released: the next block's round key 1
