@@ -81,6 +81,16 @@ class WindowStep:
         return from_words(words), sub_input
 
 
+    def fixed_sub_word(self, window) -> Value | None:
+        """The word whose SubWord every forward step needs, when it is the same word at every
+        position: the window's last for AES-128 and AES-256 (each step's first word takes
+        ``t``), so a schedule that never uses an out-of-range step may address its S-boxes
+        with no position test.  ``None`` for AES-192 (the word moves with ``n``) and the
+        inverse step."""
+        specials = [k for k in range(4) if self.special[k]["full"] or self.special[k]["sub"]]
+        return words_of(window)[self.nk - 1] if self.forward and specials == [0] else None
+
+
 def _lookup(n, table) -> Value:
     if isinstance(n, RegisteredPosition):
         return n.lookup(table)
