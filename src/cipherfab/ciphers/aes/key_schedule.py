@@ -36,14 +36,14 @@ register.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ...hw.sbox import SboxTables, SubBytes
 from .key_step import RegisteredPosition, WindowStep, first_round_key
 from .reference import NK, NR, SBOX
-from .round import from_words, rot_word, select, words_of
+from .round import select
 
 
 class KeySchedule(wiring.Component):
@@ -107,7 +107,6 @@ class KeySchedule(wiring.Component):
         pos_up, pos_down = (RegisteredPosition(m, n_up_next, 1, "n_up"),
                             RegisteredPosition(m, n_down_next, -1, "n_down"))
         mid = ~pos.in_([0, nr])                  # a block is between its first and last round
-        free_running = self.encrypt and not self.decrypt and not self.folded   # (see below)
         setup_ends = setup & pos.in_([nr - 1])
         m.d.comb += [
             self.ready.eq(have_key & ~setup & ~loaded),
@@ -122,9 +121,6 @@ class KeySchedule(wiring.Component):
 
         # --- the step taken this cycle ---
         fwd_from_window, _ = forward(window, pos, lane_f.y)
-        if free_running and nk == 4:
-            fwd_from_window, fwd_ahead_128 = self.parity_step(m, forward, window, enc_key, pos,
-                                                              mid, loaded, lane_f.y)
         inv_from_window, _ = inverse(window, pos, lane_i.y)
 
         # --- a block's first step comes from registers (see the module docstring) ---
@@ -147,6 +143,7 @@ class KeySchedule(wiring.Component):
         # blocks but the one after a load and those where ``hold`` keeps the final round key,
         # so it never waits for a start: the start, decided late by the core's handshake,
         # reaches only the position counter, not the window's 128 enables.
+        free_running = self.encrypt and not self.decrypt and not self.folded
 
         def to(value):
             return [] if free_running else window_next.eq(value)
@@ -191,10 +188,7 @@ class KeySchedule(wiring.Component):
                 m.d.sync += dec_key.eq(fwd_from_window)
 
         # --- SubWord lanes, addressed one clock ahead, from registers and lane outputs ---
-        if free_running and nk == 4:                                   # the next step's word
-            fwd_ahead = fwd_ahead_128
-        else:
-            _, fwd_ahead = forward(fwd_from_window, pos_up, lane_f.y)
+        _, fwd_ahead = forward(fwd_from_window, pos_up, lane_f.y)      # the next step's word
         _, inv_ahead = inverse(inv_from_window, pos_down, lane_i.y)
         # (the word a step needs never depends on that step's SubWord: one word per step does)
         _, enc_start = forward(self.key, Const(0, n.shape()), lane_f.y)   # at a load
@@ -213,30 +207,3 @@ class KeySchedule(wiring.Component):
             m.d.comb += lane_f.x.eq(Mux(self.load, enc_start,
                                         Mux(setup & ~setup_ends, fwd_ahead, inv_addr)))
         return m
-
-    def parity_step(self, m, forward, window, enc_key, pos, mid, loaded, sub):
-        """The forward step of an AES-128 free-running schedule and the next step's SubWord
-        address, one XOR shallower (the look-ahead loop: lane output -> step -> next
-        address -> lane).  The step makes ``w3' = w0 ^ w1 ^ w2 ^ w3 ^ t``; the XOR of the
-        four words, ``parity``, is kept in a register beside the window: after any AES-128
-        step it is ``w1 ^ w3`` of the window before (t and w0 cancel), after a load the
-        key's, and after ``enc_first`` the key's ``w1 ^ w3``.  It follows the window's
-        free-running chain exactly, so ``w3' = parity ^ t``, three inputs per bit, and it
-        is also the next address.  The step is used only where its first word takes
-        RotWord(SubWord) ^ Rcon (n = 0 for ``enc_first``, 1 .. Nr - 1 mid-block), so ``t``
-        has no position test.  Returns (the window after the step, the next address)."""
-        w, k = words_of(window), words_of(enc_key)
-        parity = Signal(32)
-        with m.If(self.load):
-            m.d.sync += parity.eq(words_of(self.key)[0] ^ words_of(self.key)[1]
-                                  ^ words_of(self.key)[2] ^ words_of(self.key)[3])
-        with m.Elif(mid):
-            m.d.sync += parity.eq(w[1] ^ w[3])
-        with m.Elif(~loaded & ~self.hold):
-            m.d.sync += parity.eq(k[1] ^ k[3])
-        t = Signal(32)
-        m.d.comb += t.eq(rot_word(sub) ^ Cat(Const(0, 24), pos.lookup(forward.special[0]["rcon"])))
-        new = [Signal(32, name=f"step_w{i}") for i in range(4)]
-        m.d.comb += [new[0].eq(w[0] ^ t), new[1].eq(w[1] ^ new[0]), new[3].eq(parity ^ t),
-                     new[2].eq(new[3] ^ w[3])]
-        return from_words(new), new[3]

@@ -43,20 +43,20 @@ class WindowStep:
         self.special = _special_rounds(nk, nr, forward)
 
     @staticmethod
-    def in_(n, values) -> Value:
+    def _in(n, values) -> Value:
         """``n`` in ``values`` (decoded from a register when ``n`` is a registered position;
         making it constant where ``values`` holds every step, as for AES-128, measured
         worse: 4501 LUT4 against 4336, same Fmax, docs/results/key-schedule-start)."""
         return n.in_(values) if isinstance(n, RegisteredPosition) else n.matches(*values)
 
-    def t(self, k, n, prev, sub):
+    def _t(self, k, n, prev, sub):
         spec = self.special[k]
         t = prev
         if spec["full"]:
             rcon = _lookup(n, spec["rcon"])
-            t = Mux(self.in_(n, spec["full"]), rot_word(sub) ^ Cat(Const(0, 24), rcon), t)
+            t = Mux(self._in(n, spec["full"]), rot_word(sub) ^ Cat(Const(0, 24), rcon), t)
         if spec["sub"]:
-            t = Mux(self.in_(n, spec["sub"]), sub, t)
+            t = Mux(self._in(n, spec["sub"]), sub, t)
         return t
 
     def __call__(self, window, n, sub):
@@ -75,11 +75,10 @@ class WindowStep:
                 base = w[nk - 4 + k]
             spec = self.special[k]
             if spec["full"] or spec["sub"]:
-                sub_input = Mux(self.in_(n, [*spec["full"], *spec["sub"]]), prev, sub_input)
-            new[k] = base ^ self.t(k, n, prev, sub)
+                sub_input = Mux(self._in(n, [*spec["full"], *spec["sub"]]), prev, sub_input)
+            new[k] = base ^ self._t(k, n, prev, sub)
         words = w[4:] + new if self.forward else new + w[:nk - 4]
         return from_words(words), sub_input
-
 
     def fixed_sub_word(self, window) -> Value | None:
         """The word whose SubWord every forward step needs, when it is the same word at every
