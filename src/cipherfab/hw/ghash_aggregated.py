@@ -60,15 +60,16 @@ class AggregatedGHASH(wiring.Component):
 
         # -- what enters the pipeline this clock: a block, or a power being made --------
         take = Signal()
-        m.d.comb += [self.block.ready.eq((prep == 0) & (left != 0) & ~self.clear),
+        more = Signal()                    # left != 0, as a register: no counter compare on ready
+        m.d.comb += [self.block.ready.eq((prep == 0) & more & ~self.clear),
                      take.eq(self.block.valid & self.block.ready)]
         e = Signal(range(n + 1))           # the next block's exponent, min(n, left): a register
         x_in, h_in = Signal(BITS), Signal(BITS)
         feed_power = (prep != 0) & (prep_wait == 0)
-        with m.If(take):
+        with m.If(prep == 0):               # the operands of a block (used when one is taken)
             m.d.comb += [x_in.eq(Cat(lanes).word_select(lane, BITS) ^ reflect(self.block.payload)),
                          h_in.eq(Cat(powers).word_select((e - 1).as_unsigned(), BITS))]
-        with m.Elif(feed_power):            # H^prep = H^(prep-1) . H
+        with m.Else():                      # H^prep = H^(prep-1) . H
             m.d.comb += [x_in.eq(Cat(powers).word_select((prep - 2).as_unsigned(), BITS)),
                          h_in.eq(powers[0])]
 
@@ -104,13 +105,14 @@ class AggregatedGHASH(wiring.Component):
         # -- control ---------------------------------------------------------------------
         with m.If(self.clear):
             m.d.sync += [*(l.eq(0) for l in lanes), *(v.eq(0) for v in valid),
-                         left.eq(self.count), lane.eq(0), e.eq(Mux(self.count >= n, n, self.count)),
+                         left.eq(self.count), more.eq(self.count != 0), lane.eq(0),
+                         e.eq(Mux(self.count >= n, n, self.count)),
                          powers[0].eq(reflect(self.h)), prep.eq(2 if n > 1 else 0),
                          prep_wait.eq(0)]
         with m.Else():
             with m.If(take):
                 m.d.sync += [left.eq(left - 1), lane.eq(Mux(lane == n - 1, 0, lane + 1)),
-                             e.eq(Mux(left > n, n, left - 1))]
+                             e.eq(Mux(left > n, n, left - 1)), more.eq(left != 1)]
             with m.If(feed_power):
                 m.d.sync += prep_wait.eq(n - 1)
             with m.Elif(prep_wait > 1):
