@@ -188,6 +188,74 @@ def _best_table(doc: Doc, aggs: list[dict]):
               align=["l", "l", "l", "r", "r", "r", "r", "r", "r"])
 
 
+#: how a goal's metric is written: (name, decimals)
+_GOAL_METRICS = {"performance.mbps_per_lut4": ("Mbit/s per LUT4", 3),
+                 "performance.throughput_ecb_mbps": ("Mbit/s ECB", 0),
+                 "timing.fmax_mhz": ("MHz", 1), "area.lut4": ("LUT4", 0), "area.ebr": ("EBR", 0)}
+
+
+_OPS = {">=": "≥", "<=": "≤"}
+
+
+def _in_class(a: dict, selections) -> bool:
+    return not a.get("external") and any(
+        all((a.get("params") or {}).get(k) == v for k, v in sel.items()) for sel in selections)
+
+
+def _goal_cell(a: dict, goal) -> str:
+    metric, op, value = goal
+    name, nd = _GOAL_METRICS.get(metric, (metric, 2))
+    got = median(a, metric)
+    if got is None:
+        return f"{_OPS[op]} {fmt(value, nd)} {name}: not measured"
+    met = got >= value if op == ">=" else got <= value
+    return f"{_OPS[op]} {fmt(value, nd)} {name}: {'**met**' if met else 'not met'} ({fmt(got, nd)})"
+
+
+def _peer_cell(a: dict, g: dict, aggs: list[dict]) -> str:
+    if not g.get("peer"):
+        return ""
+    peer = next((p for p in aggs if p.get("external") and p.get("label") == g["peer"]), None)
+    if peer is None:
+        return f"{g['peer']}: not in this run"
+    name, nd = _GOAL_METRICS.get(g["best_by"], (g["best_by"], 2))
+    ours, theirs = median(a, g["best_by"]), median(peer, g["best_by"])
+    if not ours or not theirs:
+        return f"{g['peer']}: –"
+    better = ours < theirs if g.get("lowest") else ours > theirs
+    by = (theirs / ours if g.get("lowest") else ours / theirs) if better else \
+        (ours / theirs if g.get("lowest") else theirs / ours)
+    return (f"{g['peer']} {fmt(theirs, nd)} {name}: ours {'ahead' if better else 'behind'} "
+            f"by {100 * (by - 1):.0f}%")
+
+
+def _goals_table(doc: Doc, results: dict, aggs: list[dict]):
+    """Per class of the study's goals: its best point, each goal met or not with the number,
+    and the open peer of the same run (ahead or behind, by how much)."""
+    rows = []
+    for g in results.get("study", {}).get("goals") or []:
+        items = [a for a in aggs if _in_class(a, g["points"])]
+        if not items:
+            rows.append([g["name"], "not in this run", *[""] * 7])
+            continue
+        pick = min if g.get("lowest") else max
+        best = pick(items, key=lambda a: median(a, g["best_by"]) or (float("inf") if g.get("lowest") else 0))
+        thr = median(best, "performance.throughput_ecb_mbps")
+        rows.append([g["name"], _label(best), stat_cell(best, "area.lut4", 0, False),
+                     stat_cell(best, "area.ebr", 0, False), stat_cell(best, "timing.fmax_mhz", 1),
+                     fmt(thr / 1000 if thr is not None else None, 2),
+                     stat_cell(best, "performance.mbps_per_lut4", 3, False),
+                     "; ".join(_goal_cell(best, goal) for goal in g["goals"]),
+                     _peer_cell(best, g, aggs)])
+    if rows:
+        seeds = results.get("seeds") or []
+        doc.table(["class", "best point", "LUT4", "EBR", "Fmax MHz", "Gbit/s ECB",
+                   "Mbit/s per LUT4", "goal", "open peer, same run"], rows,
+                  caption="Classes and their goals (best point of each class, medians over "
+                          f"placer seeds {', '.join(map(str, seeds))}; the router and flow as above)",
+                  align=["l", "l", "r", "r", "r", "r", "r", "l", "l"])
+
+
 def _timing_table(doc: Doc, aggs: list[dict], results: dict):
     rows = [[_label(a), stat_cell(a, "timing.fmax_mhz", 1), stat_cell(a, "timing.fmax_pre_route_mhz", 1),
              stat_cell(a, "timing.wiring_ratio", 3)] for a in aggs]
@@ -584,6 +652,7 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
     aggs = _ok_aggs(results)
     doc.h(2, "Our results")
     if aggs:
+        _goals_table(doc, results, aggs)
         _best_table(doc, aggs)
         _main_table(doc, aggs, len(results.get("seeds") or []))
     else:

@@ -68,6 +68,22 @@ class Ranking:
     key: str
 
 
+@dataclass(frozen=True)
+class Goal:
+    """A class of designs held to a goal (issue 18's table).  ``points`` select the class's
+    designs (a point is in the class if any selection's parameters match it); its best point
+    is the one with the highest median ``best_by`` (``lowest=True``: the lowest); each goal
+    ``(metric, ">=" or "<=", value)`` is marked met or not with the best point's median.
+    ``peer``: the label of an external core of the same run, compared in ``best_by``."""
+
+    name: str
+    points: tuple
+    best_by: str
+    goals: tuple
+    lowest: bool = False
+    peer: str | None = None
+
+
 @dataclass
 class Study:
     name: str
@@ -92,6 +108,7 @@ class Study:
     #: only), ``headline(results)`` and ``section(doc, results)``
     keys: int | None = None
     plugin: str | None = None
+    goals: list[Goal] = field(default_factory=list)   #: classes and their goals, one table
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -214,7 +231,8 @@ AES_SPACE = Study(
             + _aes128("iterative", sbox=["lut", "rom"], key_add="folded")
             + _aes128("interleaved", sbox="lut", stages=4)
             + _aes128("pipeline", sbox="lut", stages=4)
-            + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")),
+            + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")
+            + _aes128("interleaved", sbox="lut", stages=2, key_clock="separate")),
     seeds=(1, 2),
     device="ecp5-85k",
     x_param="rounds_per_clock",
@@ -293,6 +311,27 @@ AES_SPACE = Study(
               _pick("pipeline", sbox="rom", stages=2)),
         Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
+    ],
+    goals=[
+        Goal("default iterative, logic S-box", (_pick("iterative", sbox="lut"),),
+             "performance.mbps_per_lut4", (("performance.mbps_per_lut4", ">=", 0.40),),
+             peer="Usselmann aes_core (OpenCores)"),
+        Goal("iterative class, logic only",
+             (_pick("iterative", sbox="lut"), _pick("iterative", sbox="composite"),
+              _pick("interleaved", sbox="lut")),
+             "performance.mbps_per_lut4", (("performance.mbps_per_lut4", ">=", 0.60),
+                                           ("performance.throughput_ecb_mbps", ">=", 2500)),
+             peer="Usselmann aes_core (OpenCores)"),
+        Goal("iterative class, block-RAM S-box",
+             (_pick("iterative", sbox="rom"), _pick("interleaved", sbox="rom")),
+             "timing.fmax_mhz", (("timing.fmax_mhz", ">=", 180),)),
+        Goal("full pipeline, key-agile, logic only", (_pick("pipeline", sbox="lut"),),
+             "timing.fmax_mhz", (("timing.fmax_mhz", ">=", 250),
+                                 ("performance.mbps_per_lut4", ">=", 0.80)),
+             peer="tiny_aes (OpenCores)"),
+        Goal("compact", (_pick("byte"), _pick("column")), "area.lut4",
+             (("area.lut4", "<=", 450), ("area.ebr", "<=", 2), ("timing.fmax_mhz", ">=", 100)),
+             lowest=True, peer="secworks/aes (encrypt, 128-bit key)"),
     ],
 )
 
