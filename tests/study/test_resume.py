@@ -62,6 +62,22 @@ def test_an_interrupted_resumed_run_saves_the_builds_of_both_runs(tmp_path, monk
     assert stop.value.results["saved_builds"] == 3
 
 
+def test_a_resumed_run_stopped_before_it_reaches_the_saved_builds_keeps_them(tmp_path, monkeypatch):
+    """The saved builds a resumed run has not reached yet (its design points come later, or
+    it is stopped at once) are saved again, not lost with the previous partial folder."""
+    monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-1"))
+    with pytest.raises(runner.StudyInterrupted):
+        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(3, []), **RUN)
+    monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-2"))
+    with pytest.raises(runner.StudyInterrupted) as stop:
+        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(1, []), **RUN)
+    assert stop.value.results["summary"]["finished"] == 0
+    assert stop.value.results["saved_builds"] == 2
+    monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-3"))
+    res = runner.run_study(STUDY, out=tmp_path / "out", build=fake_cached_build, **RUN)
+    assert res["resumed_builds"] == 2 and sum(1 for r in res["records"] if r.get("cached")) == 2
+
+
 def test_no_cache_ignores_the_saved_builds(tmp_path, monkeypatch):
     monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-1"))
     with pytest.raises(runner.StudyInterrupted):

@@ -70,9 +70,9 @@ def export(keys, folder: Path) -> int:
     return n
 
 
-def import_from(folder: Path) -> int:
+def import_from(folder: Path) -> list[str]:
     """Put the build measurements saved by :func:`export` into the cache (an entry the cache
-    already holds is left as it is); returns how many ``folder`` holds.  A file that is not
+    already holds is left as it is); returns the keys ``folder`` holds.  A file that is not
     one is refused with one line naming it, before anything is imported."""
     entries = []
     for f in sorted(folder.iterdir()):
@@ -92,4 +92,4 @@ def import_from(folder: Path) -> int:
     for k, data in entries:
         if load(k) is None:
             store(k, data)
-    return len(entries)
+    return [k for k, _ in entries]

@@ -746,22 +746,24 @@ def publish(results: dict, folder: Path, write_report: bool = True) -> list[Path
 BUILDS = "builds"   # under partial/: the cache entries of an interrupted run's finished builds
 
 
-def _resume(folder: Path) -> int:
+def _resume(folder: Path) -> list[str]:
     """Put the builds an interrupted run saved (``OUT/NAME/partial/builds/``, see
     :func:`_save_builds`) into the build cache, so this run builds only the rest; a run on
-    another machine (the folder committed) resumes as well.  Returns how many were there."""
+    another machine (the folder committed) resumes as well.  Returns their keys."""
     saved = folder / PARTIAL / BUILDS
     if not saved.is_dir():
-        return 0
+        return []
     from ..flow import cache
     return cache.import_from(saved)
 
 
-def _save_builds(records: list[dict], folder: Path) -> int:
-    """Copy the cache entries of the finished builds into ``folder/builds/``: with the
-    partial results they are what the next run of the study resumes from."""
+def _save_builds(records: list[dict], folder: Path, resumed: Sequence[str] = ()) -> int:
+    """Copy the cache entries of the finished builds, and of the builds this run resumed
+    from (an interrupted resume may stop before it reaches them), into ``folder/builds/``:
+    with the partial results they are what the next run of the study resumes from."""
     from ..flow import cache
     keys = [r["build_key"] for r in records if r.get("status") == "ok" and r.get("build_key")]
+    keys += list(resumed)
     try:
         return cache.export(keys, folder / BUILDS)
     except OSError as e:
@@ -813,7 +815,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     points = [p.with_flow(flow) for p in points] if flow else points
     folder = Path(out) / study.name
     check_writable(folder)  # before the first build, not after the last
-    resumed = _resume(folder) if use_cache else 0
+    resumed = _resume(folder) if use_cache else []
     backend = _backend(jobs, scheduler, inline, builds=len(points) * len(seeds))  # Dask: connects now
     started, t0 = _now(), time.time()
     info: dict = dict(backend.describe)
@@ -850,7 +852,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         if flow:
             results["flow"] = flow
         if resumed:
-            results["resumed_builds"] = resumed
+            results["resumed_builds"] = len(resumed)
         if interrupted is None:
             files = publish(results, folder, write_report)
             shutil.rmtree(folder / PARTIAL, ignore_errors=True)   # superseded by this run
@@ -858,7 +860,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
             kept = folder / "results.json"
             files = publish(results, folder / PARTIAL, write_report)
             folder = folder / PARTIAL
-            results["saved_builds"] = _save_builds(records, folder)
+            results["saved_builds"] = _save_builds(records, folder, resumed)
     results["folder"] = str(folder)
     results["files"] = [str(f) for f in files]
     if interrupted is not None:
