@@ -42,3 +42,21 @@ def test_headline_marks_a_core_whose_fmax_came_from_the_build_cache():
     fresh = system.headline({"system": [row]})[1]
     cached = system.headline({"system": [{**row, "fmax_cached": True}]})[1]
     assert fresh[0][0] == "c" and cached[0][0] == "c †"
+
+
+def test_gcm_goals_take_each_core_s_best_link_and_mark_both_goals():
+    rows = []
+    for link, pipe_mbps in (("pcie-gen3x4", 9000.0), ("axi-dma", 21000.0)):
+        for blocks, share in ((256, 0.5), (1024, 0.97), (16384, 0.99)):
+            rows.append({"core": "iter", "link": link, "mode": "gcm", "depth": system.DEPTHS[0],
+                         "blocks": blocks, "system_mbps": 1000.0 * share, "core_mbps": 1000.0,
+                         "cycles_per_block": 10})
+            rows.append({"core": "pipe", "link": link, "mode": "gcm-aad1k", "depth": system.DEPTHS[0],
+                         "blocks": blocks, "system_mbps": pipe_mbps * share, "core_mbps": 24000.0,
+                         "cycles_per_block": 1})
+    _, body = system.gcm_goals({"system": rows})
+    it, pipe = body
+    assert it[:5] == ["iter", "gcm", "pcie-gen3x4", "97.0%", "**met**"]   # 256 blocks do not count
+    assert it[6] == "– (not one block per clock)"
+    assert pipe[:5] == ["pipe", "gcm-aad1k", "axi-dma", "84.9%", "not met"]
+    assert pipe[6] == "**met** (20.8 Gbit/s)"
