@@ -686,8 +686,8 @@ def command_line() -> str:
         prog = "python -m cipherfab.study.cli"
     elif prog == "__main__.py":
         prog = "python -m cipherfab"
-    elif prog in ("-c", ""):
-        prog = "python"
+    elif prog in ("-c", ""):   # python -c "...cipherfab.cli.main(sys.argv[1:])" ARGS: the same CLI
+        prog = "cipherfab"
     return " ".join([prog, shlex.join(argv[1:])]).strip()
 
 
