@@ -51,28 +51,30 @@ def test_the_next_run_on_another_machine_builds_only_what_is_missing(tmp_path, m
     assert json.loads((tmp_path / "out" / "long" / "results.json").read_text())["resumed_builds"] == 2
 
 
-def test_an_interrupted_resumed_run_saves_the_builds_of_both_runs(tmp_path, monkeypatch):
+def _interrupted_twice(tmp_path, monkeypatch, first: int, second: int) -> dict:
+    """A run interrupted at its ``first`` build on one machine, then its resume interrupted
+    at its ``second`` build on another; returns the second run's results."""
     monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-1"))
     with pytest.raises(runner.StudyInterrupted):
-        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(2, []), **RUN)
+        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(first, []), **RUN)
     monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-2"))
     with pytest.raises(runner.StudyInterrupted) as stop:
-        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(4, []), **RUN)
-    assert stop.value.results["summary"]["finished"] == 3
-    assert stop.value.results["saved_builds"] == 3
+        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(second, []), **RUN)
+    return stop.value.results
+
+
+def test_an_interrupted_resumed_run_saves_the_builds_of_both_runs(tmp_path, monkeypatch):
+    results = _interrupted_twice(tmp_path, monkeypatch, 2, 4)
+    assert results["summary"]["finished"] == 3
+    assert results["saved_builds"] == 3
 
 
 def test_a_resumed_run_stopped_before_it_reaches_the_saved_builds_keeps_them(tmp_path, monkeypatch):
     """The saved builds a resumed run has not reached yet (its design points come later, or
     it is stopped at once) are saved again, not lost with the previous partial folder."""
-    monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-1"))
-    with pytest.raises(runner.StudyInterrupted):
-        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(3, []), **RUN)
-    monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-2"))
-    with pytest.raises(runner.StudyInterrupted) as stop:
-        runner.run_study(STUDY, out=tmp_path / "out", build=_stopping_after(1, []), **RUN)
-    assert stop.value.results["summary"]["finished"] == 0
-    assert stop.value.results["saved_builds"] == 2
+    results = _interrupted_twice(tmp_path, monkeypatch, 3, 1)
+    assert results["summary"]["finished"] == 0
+    assert results["saved_builds"] == 2
     monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "machine-3"))
     res = runner.run_study(STUDY, out=tmp_path / "out", build=fake_cached_build, **RUN)
     assert res["resumed_builds"] == 2 and sum(1 for r in res["records"] if r.get("cached")) == 2

@@ -197,11 +197,6 @@ _GOAL_METRICS = {"performance.mbps_per_lut4": ("Mbit/s per LUT4", 3),
 _OPS = {">=": "≥", "<=": "≤"}
 
 
-def _in_class(a: dict, selections) -> bool:
-    return not a.get("external") and any(
-        all((a.get("params") or {}).get(k) == v for k, v in sel.items()) for sel in selections)
-
-
 def _goal_cell(a: dict, goal) -> str:
     metric, op, value = goal
     name, nd = _GOAL_METRICS.get(metric, (metric, 2))
@@ -223,8 +218,7 @@ def _peer_cell(a: dict, g: dict, aggs: list[dict]) -> str:
     if not ours or not theirs:
         return f"{g['peer']}: –"
     better = ours < theirs if g.get("lowest") else ours > theirs
-    by = (theirs / ours if g.get("lowest") else ours / theirs) if better else \
-        (ours / theirs if g.get("lowest") else theirs / ours)
+    by = max(ours, theirs) / min(ours, theirs)          # the better one over the other
     return (f"{g['peer']} {fmt(theirs, nd)} {name}: ours {'ahead' if better else 'behind'} "
             f"by {100 * (by - 1):.0f}%")
 
@@ -234,7 +228,7 @@ def _goals_table(doc: Doc, results: dict, aggs: list[dict]):
     and the open peer of the same run (ahead or behind, by how much)."""
     rows = []
     for g in results.get("study", {}).get("goals") or []:
-        items = [a for a in aggs if _in_class(a, g["points"])]
+        items = [a for a in aggs if any(_matches(a, sel) for sel in g["points"])]
         if not items:
             rows.append([g["name"], "not in this run", *[""] * 7])
             continue
@@ -333,13 +327,13 @@ def _times_table(doc: Doc, aggs: list[dict]):
 
 # ----------------------------------------------------------------------- published tables
 
+def _matches(a: dict, sel: dict) -> bool:
+    """One of our points (not a peer) with every parameter of ``sel``."""
+    return not a.get("external") and all((a.get("params") or {}).get(k) == v for k, v in sel.items())
+
+
 def _find_agg(aggs: list[dict], sel: dict) -> dict | None:
-    for a in aggs:
-        if a.get("external"):
-            continue
-        if all(a.get("params", {}).get(k) == v for k, v in sel.items()):
-            return a
-    return None
+    return next((a for a in aggs if _matches(a, sel)), None)
 
 
 def _ratio_str(num, den, nd=2) -> str:

@@ -77,10 +77,14 @@ def after_builds(records: list[dict], device: str, key_list=None) -> dict:
     return {"system": rows}
 
 
+def _select(rows, core, link, mode, depth) -> list[dict]:
+    """The rows of one core, link, mode and FIFO depth (one per transfer size)."""
+    return [r for r in rows if (r["core"], r["link"], r["mode"], r["depth"]) == (core, link, mode, depth)]
+
+
 def _break_even(rows, core, link, mode, depth):
     """The smallest transfer that sustains the core, or None."""
-    for r in sorted((r for r in rows if (r["core"], r["link"], r["mode"], r["depth"]) == (core, link, mode, depth)),
-                    key=lambda r: r["blocks"]):
+    for r in sorted(_select(rows, core, link, mode, depth), key=lambda r: r["blocks"]):
         if r["system_mbps"] >= SUSTAINED * r["core_mbps"]:
             return r["blocks"]
     return None
@@ -95,7 +99,7 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
     body = []
     for core in dict.fromkeys(r["core"] for r in rows):
         for link in LINKS:
-            sel = [r for r in rows if (r["core"], r["link"], r["mode"], r["depth"]) == (core, link, "ctr", DEPTHS[0])]
+            sel = _select(rows, core, link, "ctr", DEPTHS[0])
             if not sel:
                 continue
             big = max(sel, key=lambda r: r["blocks"])
@@ -120,8 +124,7 @@ def gcm_goals(results: dict) -> tuple[list[str], list[list[str]]]:
         for mode in GCM_AAD:
             best = None
             for link in LINKS:
-                sel = [r for r in rows if (r["core"], r["link"], r["mode"], r["depth"])
-                       == (core, link, mode, DEPTHS[0]) and r["blocks"] >= GCM_LONG]
+                sel = [r for r in _select(rows, core, link, mode, DEPTHS[0]) if r["blocks"] >= GCM_LONG]
                 if sel:
                     share = min(r["system_mbps"] / r["core_mbps"] for r in sel)
                     if best is None or share > best[1]:
