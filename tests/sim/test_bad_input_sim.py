@@ -23,7 +23,9 @@ def places(tmp_path):
                        "gcm-missing.rsp": head + sec + rec.replace("Tag = 2503", "Tig = 2503"),
                        "gcm-twice.rsp": head + sec + rec.replace("AAD = ", "IV = 3c819d9a9bed087615030b65"),
                        "gcm-fail.rsp": head + sec + "FAIL\n" + rec,
-                       "gcm-orphan.rsp": head + sec + "Key = 00\n" + rec}.items():
+                       "gcm-orphan.rsp": head + sec + "Key = 00\n" + rec,
+                       "cryptopp-gcm.txt": "Name: AES/GCM\nKey: 00\nIV: 00\nMAC: 00\nTest: Encrypt\n",
+                       "example-gcm.txt": "GCM-AES128\nExample #1\nTaglen = 128\nK is\n00\n"}.items():
         (tmp_path / name).write_text(text)
     (tmp_path / "kat.rsp").write_text("# ECB GFSbox\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 +
                                       "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
@@ -91,6 +93,13 @@ CASES = [
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-fail.rsp"], "FAIL outside a record"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-orphan.rsp"], "Key outside a record"),
     (["sim", "aes", "--vectors", "{tmp}/gcm.rsp"], "GCM files run through the system: sim --mode gcm"),
+    (["sim", "aes", "--vectors", "{tmp}/cryptopp-gcm.txt"], "GCM files run through the system: sim --mode gcm"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/cryptopp-gcm.txt"],
+     "cryptopp-gcm.txt line 2: Key is 1 bytes; AES keys are 16, 24 or 32"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/example-gcm.txt"],
+     "example-gcm.txt line 4: 'K is' before Encrypt-Generate"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/file.txt"],
+     "file.txt: not a GCM vector file (NIST CAVP GCM .rsp, Crypto++ gcm.txt or NIST's AES_GCM.txt"),
     # verify
     (["verify"], "nothing to verify"),
     (["verify", "aes", "--vectors-dir", "{tmp}/empty"], "lacks aes/KAT_AES/"),

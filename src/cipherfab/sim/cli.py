@@ -32,7 +32,8 @@ def register(subparsers) -> None:
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
     p.add_argument("--mode", choices=("gcm",),
-                   help="gcm: run NIST CAVP GCM files (--vectors) through the accelerator system "
+                   help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
+                        "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
                         "and decrypted with a flipped tag bit")
     what = p.add_mutually_exclusive_group(required=True)
@@ -109,7 +110,8 @@ GCM_RUNNER = None
 
 def _run_gcm(args, params) -> int:
     if not args.vectors:
-        raise CipherfabError("--mode gcm runs --vectors files (NIST CAVP GCM .rsp)")
+        raise CipherfabError("--mode gcm runs --vectors files (NIST CAVP GCM .rsp, Crypto++ "
+                             "gcm.txt, NIST's AES_GCM.txt)")
     if GCM_RUNNER is None:
         raise CipherfabError("--mode gcm needs cipherfab.host (the accelerator system), not loaded")
     return GCM_RUNNER(args, params)

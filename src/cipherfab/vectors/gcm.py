@@ -1,6 +1,9 @@
-"""NIST CAVP GCM files (``gcmEncryptExtIV*.rsp``, ``gcmDecrypt*.rsp``), and running them
-through anything that does GCM (the simulated system, or the reference).
+"""GCM vector files, and running them through anything that does GCM (the simulated system,
+or the reference).  :func:`read_gcm` takes three formats: NIST CAVP files
+(``gcmEncryptExtIV*.rsp``, ``gcmDecrypt*.rsp``, parsed here), Crypto++'s ``gcm.txt``
+(:mod:`.gcm_cryptopp`) and NIST's GCM example text ``AES_GCM.txt`` (:mod:`.gcm_example`).
 
+CAVP files:
 Layout: ``#`` comments, then sections of ``[Keylen = 128]``, ``[IVlen = 96]``,
 ``[PTlen = 0]``, ``[AADlen = 0]``, ``[Taglen = 128]`` (bits), each followed by records
 ``Count``, ``Key``, ``IV``, ``PT``, ``AAD``, ``CT``, ``Tag``.  A decrypt file's record whose
@@ -36,19 +39,42 @@ class GcmRecord:
     file: str
     line: int
     count: int
+    encrypt: bool = True           # check the ciphertext and tag (else only the decryption)
+    label: str = ""                # how the file names the record ("Count = n" if empty)
 
     @property
     def where(self) -> str:
-        return f"{self.file} line {self.line} (Count = {self.count})"
+        return f"{self.file} line {self.line} ({self.label or f'Count = {self.count}'})"
+
+
+def gcm_format(path) -> str | None:
+    """``"cavp"``, ``"cryptopp"`` or ``"nist-example"`` for a GCM vector file, None for any
+    other file (unreadable, empty and binary files are refused in one line)."""
+    from . import gcm_cryptopp, gcm_example
+    lines = read_lines(path)
+    for line in lines:
+        s = line.strip()
+        if s.startswith("["):
+            return "cavp" if _SECTION.fullmatch(s) else None
+    if gcm_cryptopp.looks_like(lines):
+        return "cryptopp"
+    return "nist-example" if gcm_example.looks_like(lines) else None
 
 
 def is_gcm_file(path) -> bool:
-    """Whether the file holds GCM records (its first section header is a GCM one)."""
-    for line in read_lines(path):
-        s = line.strip()
-        if s.startswith("["):
-            return bool(_SECTION.fullmatch(s))
-    return False
+    return gcm_format(path) is not None
+
+
+def read_gcm(path) -> list[GcmRecord]:
+    """Every record of a GCM vector file of any of the three formats."""
+    from .gcm_cryptopp import parse_cryptopp_gcm
+    from .gcm_example import parse_gcm_example
+    fmt = gcm_format(path)
+    if fmt is None:
+        raise CipherfabError(f"{path}: not a GCM vector file (NIST CAVP GCM .rsp, Crypto++ "
+                             f"gcm.txt or NIST's AES_GCM.txt example)")
+    return {"cavp": parse_gcm, "cryptopp": parse_cryptopp_gcm,
+            "nist-example": parse_gcm_example}[fmt](path)
 
 
 def parse_gcm(path) -> list[GcmRecord]:
@@ -68,7 +94,8 @@ def parse_gcm(path) -> list[GcmRecord]:
         if missing:
             bad(start, f"GCM record Count = {cur['Count']} has no {missing[0]}")
         records.append(GcmRecord(cur["Key"], cur["IV"], cur["AAD"], None if cur.get("FAIL") else cur["PT"],
-                                 cur["CT"], cur["Tag"], name, start, cur["Count"]))
+                                 cur["CT"], cur["Tag"], name, start, cur["Count"],
+                                 encrypt="decrypt" not in Path(name).name.lower()))
 
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -124,7 +151,7 @@ def run_gcm_files(paths, run: Callable, key_bits: int, limit: int | None = None)
     Records of another key size are skipped and counted."""
     reports = []
     for path in paths:
-        records = parse_gcm(path)[:limit] if limit else parse_gcm(path)
+        records = read_gcm(path)[:limit] if limit else read_gcm(path)
         rep = FileReport(file=str(path))
         for r in records:
             if 8 * len(r.key) != key_bits:
@@ -146,7 +173,7 @@ def run_gcm_files(paths, run: Callable, key_bits: int, limit: int | None = None)
 def _check(r: GcmRecord, run: Callable) -> str | None:
     t = len(r.tag)
     flipped = bytes([r.tag[0] ^ 1]) + r.tag[1:]
-    if r.plaintext is not None and _is_encrypt(r):
+    if r.plaintext is not None and r.encrypt:
         ct, tag, _ = run(r.key, False, r.iv, r.aad, r.plaintext, None, t)
         if ct != r.ciphertext:
             return f"ciphertext {ct.hex()} != {r.ciphertext.hex()}"
@@ -162,6 +189,3 @@ def _check(r: GcmRecord, run: Callable) -> str | None:
     _, _, ok = run(r.key, True, r.iv, r.aad, r.ciphertext, flipped, t)
     return "a tag with one bit flipped was accepted" if ok else None
 
-
-def _is_encrypt(r: GcmRecord) -> bool:
-    return "decrypt" not in Path(r.file).name.lower()

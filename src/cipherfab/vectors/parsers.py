@@ -39,6 +39,10 @@ def detect_format(path) -> str:
         return "cryptopp-val"
     if _nist_example(lines):
         return "nist-example"
+    from .gcm import gcm_format
+    if gcm_format(path):
+        raise fail(path, None, "a GCM vector file; GCM files run through the system: "
+                               "sim --mode gcm")
     raise fail(path, None, "unrecognised vector-file format (expected NIST .rsp, AES-submission, "
                            "NESSIE, Crypto++ *val.dat or a NIST TDES example text)")
 
