@@ -246,3 +246,13 @@ def test_generated_system_is_lint_clean_at_every_width(tmp_path, capsys, cipher,
                         str(out)], capture_output=True, text=True,
                        env={"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"})
     assert p.returncode == 0, p.stderr[:2000]
+
+
+def test_a_system_without_gcm_has_no_ghash():
+    """`ghash=None` leaves GCM out (docs/results/gcm-system measures what it costs)."""
+    from amaranth.back import verilog
+    with_gcm = AcceleratorSystem(PipeCore("stream", stages=2), width=128, depth=8)
+    without = AcceleratorSystem(PipeCore("stream", stages=2), width=128, depth=8, ghash=None)
+    assert with_gcm.accelerator.ghash == ("aggregated", 4) and without.accelerator.ghash is None
+    assert "ghash" in verilog.convert(with_gcm, name="with_gcm")
+    assert "ghash" not in verilog.convert(without, name="without")

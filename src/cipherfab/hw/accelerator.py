@@ -35,7 +35,7 @@ from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from .axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
-from .gcm import LENGTH_BITS, GcmLayer, ghash_for
+from .gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
 from .info import info_of
 from .modes import Mode, ModeEngine
 
@@ -94,7 +94,7 @@ class Accelerator(wiring.Component):
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
-        m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit)
+        m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit, queue_for(style))
         wiring.connect(m, gcm.e_in, engine.data_in)
         wiring.connect(m, engine.data_out, gcm.e_out)
         m.d.comb += [engine.mode.eq(gcm.e_mode), engine.iv.eq(gcm.e_iv), engine.start.eq(gcm.e_start),

@@ -37,6 +37,13 @@ A message runs these steps; none takes a number of clocks that depends on key or
    the computed tag is never shown (it would let anyone forge a tag for any ciphertext).
    Decrypted text leaves before the verdict: the host releases it only on a match.
 
+Every block GHASH takes (IV, AAD, ciphertext, length block) goes through one feed, in
+order.  In front of a digit GHASH, slower per block than a burst of the core, the feed is a
+queue (``queue`` blocks, :data:`QUEUE_BLOCKS` by default): the core's output leaves while
+the multiplier works through the blocks before it, and the text starts while the AAD is
+still being hashed.  The waits of steps 2 and 6 are for the queue to empty and the
+multiplier to finish.
+
 H, J0, E_K(J0) and the tag live in registers of this layer, zeroized by the system's
 ``clear`` and reset (it resets the whole accelerator); ``tag`` and the verdict are
 cleared by the next ``start``.
@@ -46,6 +53,7 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from .ghash_unit import GHASH
@@ -58,6 +66,16 @@ DIGITS = (64, 32, 16, 8)
 
 
 AGGREGATED_LANES = 4
+#: blocks the queue in front of a digit GHASH holds: the blocks a core finishes in one burst
+#: (several in flight) and 8 KiB of AAD wait there while the core goes on; 512 x 128 bits
+#: are four DP16KD block RAMs on ECP5, as 64 would be
+QUEUE_BLOCKS = 512
+
+
+def queue_for(style: str | None) -> int:
+    """Blocks queued ahead of the GHASH multiplier: a digit one is slower than a burst of the
+    core; the aggregated and parallel ones take a block every clock (no queue)."""
+    return QUEUE_BLOCKS if style == "digit" else 0
 
 
 def ghash_for(cycles_per_block: int) -> tuple[str, int | None]:
@@ -106,13 +124,15 @@ def _mask(m: Module, left, length, name: str):
 
 class GcmLayer(wiring.Component):
     """GCM for a 128-bit-block core behind a :class:`~.modes.ModeEngine`; ``style`` None
-    makes it a wire (no GCM: the engine refuses the GCM modes)."""
+    makes it a wire (no GCM: the engine refuses the GCM modes).  ``queue``: blocks a FIFO
+    in front of the GHASH unit holds (0: none), so the core's output (encrypting) or input
+    (decrypting) and the AAD never wait for a slower multiplier while it has room."""
 
     def __init__(self, block_bits: int, side: data.Layout, style: str | None = "parallel",
-                 digit: int | None = None):
+                 digit: int | None = None, queue: int = 0):
         if style is not None and block_bits != BITS:
             raise ValueError(f"GCM needs a {BITS}-bit block cipher, not {block_bits}-bit blocks")
-        self.style, self.digit, self.side = style, digit, side
+        self.style, self.digit, self.side, self.queue = style, digit, side, queue
         block = data.StructLayout({"data": block_bits, "side": side})
         super().__init__({
             "mode": In(Mode), "iv": In(block_bits), "start": In(1),
@@ -154,6 +174,16 @@ class GcmLayer(wiring.Component):
                      gh.count.eq(Mux(phase == Phase.IV_HASH, _blocks(iv_n) + 1,      # at its clear
                                      _blocks(aad_n) + _blocks(text_n) + 1)),
                      self.idle.eq(phase == Phase.IDLE), self.tag.eq(tag)]
+        feed = stream.Signature(BITS).create(path=("ghash_feed",))   # every block GHASH takes
+        hashing = Signal()                     # a block queued or being multiplied
+        if self.queue:
+            m.submodules.ghash_queue = q = SyncFIFOBuffered(width=BITS, depth=self.queue)
+            m.d.comb += [q.w_en.eq(feed.valid), q.w_data.eq(feed.payload), feed.ready.eq(q.w_rdy),
+                         gh.block.valid.eq(q.r_rdy), gh.block.payload.eq(q.r_data),
+                         q.r_en.eq(gh.block.ready), hashing.eq(gh.busy | (q.level != 0))]
+        else:
+            wiring.connect(m, feed, gh.block)
+            m.d.comb += hashing.eq(gh.busy)
 
         # -- start: a GCM mode with possible lengths, or pass the start on ---------------
         gcm_mode = (self.mode == Mode.GCM_ENCRYPT) | (self.mode == Mode.GCM_DECRYPT)
@@ -197,19 +227,19 @@ class GcmLayer(wiring.Component):
             with m.Case(Phase.H_FEED, Phase.J0_FEED):
                 m.d.comb += [self.e_in.valid.eq(1), self.e_in.payload.eq(0)]
             with m.Case(Phase.IV_HASH, Phase.AAD):
-                m.d.comb += [gh.block.valid.eq(self.data_in.valid), gh.block.payload.eq(given & in_mask),
-                             self.data_in.ready.eq(gh.block.ready),
+                m.d.comb += [feed.valid.eq(self.data_in.valid), feed.payload.eq(given & in_mask),
+                             self.data_in.ready.eq(feed.ready),
                              final.eq((left == 1) & Mux(phase == Phase.IV_HASH, ~more_after_iv,
                                                         ~more_after_aad))]
             with m.Case(Phase.IV_LEN, Phase.LEN):
-                m.d.comb += [gh.block.valid.eq(1), gh.block.payload.eq(gcm_len)]
+                m.d.comb += [feed.valid.eq(1), feed.payload.eq(gcm_len)]
             with m.Case(Phase.TEXT):
                 m.d.comb += [self.e_in.payload.data.eq(given), final.eq((left == 1) & ~decrypt)]
                 with m.If(decrypt):             # GHASH takes the ciphertext as it goes in
-                    m.d.comb += [self.e_in.valid.eq(self.data_in.valid & gh.block.ready),
-                                 gh.block.valid.eq(self.data_in.valid & self.e_in.ready),
-                                 gh.block.payload.eq(given & in_mask),
-                                 self.data_in.ready.eq(self.e_in.ready & gh.block.ready)]
+                    m.d.comb += [self.e_in.valid.eq(self.data_in.valid & feed.ready),
+                                 feed.valid.eq(self.data_in.valid & self.e_in.ready),
+                                 feed.payload.eq(given & in_mask),
+                                 self.data_in.ready.eq(self.e_in.ready & feed.ready)]
                 with m.Else():
                     m.d.comb += [self.e_in.valid.eq(self.data_in.valid),
                                  self.data_in.ready.eq(self.e_in.ready)]
@@ -219,7 +249,7 @@ class GcmLayer(wiring.Component):
             m.d.sync += self.length_error.eq(1)
         took_e = self.e_in.valid & self.e_in.ready
         tag_mask, _ = _mask(m, Const(1), tag_n, "tag")
-        took_g = gh.block.valid & gh.block.ready
+        took_g = feed.valid & feed.ready
 
         # -- the output side: H, E_K(J0), then the text; the tag last ---------------------
         out_mask, out_keep = _mask(m, out_left, text_n, "out")
@@ -244,10 +274,10 @@ class GcmLayer(wiring.Component):
                 m.d.comb += [self.data_out.valid.eq(self.e_out.valid),
                              self.e_out.ready.eq(self.data_out.ready)]
             with m.Else():                      # GHASH takes the ciphertext as it comes out
-                m.d.comb += [self.data_out.valid.eq(self.e_out.valid & gh.block.ready),
-                             gh.block.valid.eq(self.e_out.valid & self.data_out.ready),
-                             gh.block.payload.eq(ct),
-                             self.e_out.ready.eq(self.data_out.ready & gh.block.ready)]
+                m.d.comb += [self.data_out.valid.eq(self.e_out.valid & feed.ready),
+                             feed.valid.eq(self.e_out.valid & self.data_out.ready),
+                             feed.payload.eq(ct),
+                             self.e_out.ready.eq(self.data_out.ready & feed.ready)]
             with m.If(self.e_out.valid & self.e_out.ready):
                 m.d.sync += out_left.eq(out_left - 1)
         with m.If(phase == Phase.TAG_OUT):
@@ -269,7 +299,7 @@ class GcmLayer(wiring.Component):
                 with m.If(took_g):
                     m.d.sync += phase.eq(Phase.J0_WAIT)
             with m.Case(Phase.J0_WAIT):
-                with m.If(~gh.busy):
+                with m.If(~hashing):
                     m.d.sync += [j0.eq(gh.y), phase.eq(Phase.CTR_START)]
             with m.Case(Phase.CTR_START):
                 with m.If(self.e_idle):
@@ -300,7 +330,7 @@ class GcmLayer(wiring.Component):
                 with m.If(took_g):
                     m.d.sync += phase.eq(Phase.TAG_WAIT)
             with m.Case(Phase.TAG_WAIT):
-                with m.If(~gh.busy):
+                with m.If(~hashing):
                     m.d.sync += [tag.eq(gh.y ^ ej0), ej0.eq(0), h.eq(0),
                                  phase.eq(Mux(decrypt, Phase.TAG_IN, Phase.TAG_OUT))]
             with m.Case(Phase.TAG_OUT):

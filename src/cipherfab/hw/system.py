@@ -81,10 +81,13 @@ def info_word(info, gcm: bool = True) -> int:
 class AcceleratorSystem(wiring.Component):
     """``core`` as a system: AXI4-Stream data ports ``s_axis``/``m_axis`` of ``width``
     bits (AXI signal names: ``s_axis_tdata`` ... in Verilog), FIFOs of ``depth`` blocks,
-    registers on the AXI4-Lite port ``ctrl`` (``ctrl_awaddr`` ...)."""
+    registers on the AXI4-Lite port ``ctrl`` (``ctrl_awaddr`` ...).  ``ghash``: the GCM
+    layer's GHASH style as :class:`.accelerator.Accelerator` takes it ("auto", a style, or
+    None for a system without GCM)."""
 
-    def __init__(self, core: wiring.Component, width: int = 128, depth: int = 512):
-        self.accelerator = Accelerator(core, width=width, depth=depth)
+    def __init__(self, core: wiring.Component, width: int = 128, depth: int = 512,
+                 ghash="auto"):
+        self.accelerator = Accelerator(core, width=width, depth=depth, ghash=ghash)
         acc = self.accelerator
         self.info = acc.info
         if self.info.key_bits > 256 or self.info.block_bits > 128:
