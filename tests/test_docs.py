@@ -101,18 +101,11 @@ def test_relative_links_reach_files(path):
 
 
 def _recorded_states(points, book: ledger.Ledger) -> dict[str, str]:
-    """Each point's state as ``verify --status`` derives it from the ledger and today's KAT
-    files, with two things left to ``verify --status`` itself: the installed tool versions
-    (this checks the README against the committed ledger, not against this machine), and
-    regenerating Verilog after a generator change (minutes, not seconds)."""
-    today = {k: ledger.tools()[k] for k in ledger.CHECK_TOOLS}
-    states = {}
-    for p in points:
-        entry = book.points.get(p.top)
-        if entry is not None:
-            entry = {**entry, "tools": {**(entry.get("tools") or {}), **today}}
-        states[p.top] = ledger.state(entry, None, verify._point_vectors(p, KAT))
-    return states
+    """Each point's state as ``verify --status --update-readme`` writes it, from the ledger
+    alone: its generator digest and today's KAT files, the tool versions left to ``verify
+    --status`` itself (this checks the README against the committed ledger, not against
+    this machine's tools)."""
+    return verify.recorded_states(points, book, KAT, tools=False)
 
 
 def test_generated_readme_sections_are_what_the_generators_write(tmp_path, monkeypatch):

@@ -168,3 +168,28 @@ def test_entries_stamped_with_the_older_digest_stay_fresh_and_are_restamped(tmp_
     assert "generating them again" not in capsys.readouterr().err
     assert {e["generator_digest"] for e in json.loads(book.read_text())["points"].values()} == {
         ledger.generator_digest(p) for p in all_points("toyxor") if p.arch == "pipe"}
+
+
+def test_update_readme_never_calls_a_point_with_a_changed_generator_passed(tmp_path, monkeypatch):
+    """--status --update-readme re-stamps the entries whose Verilog is unchanged and writes the
+    table from the ledger alone: a point whose Verilog changed is stale there, and so is one
+    whose generator changed after the ledger was last looked at (recorded_states)."""
+    from cipherfab.sim import verify
+    book = tmp_path / "docs" / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    tops = sorted(data["points"])
+    data["points"][tops[0]]["generator_digest"] = "old"               # same Verilog: re-stamped
+    data["points"][tops[1]]["generator_digest"] = "old"               # Verilog changed: stale
+    data["points"][tops[1]]["verilog_sha256"] = "1" * 64
+    book.write_text(json.dumps(data))
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "README.md").write_text("<!-- results:verify:begin -->\n<!-- results:verify:end -->\n")
+    monkeypatch.chdir(tmp_path)
+    _verify("--status", "--update-readme", "--ledger", str(book))
+    pipe = len(tops)
+    assert f"| toyxor | pipe | {pipe} | {pipe - 1} | 0 | 1 | 0 |" in (tmp_path / "README.md").read_text()
+    assert json.loads(book.read_text())["points"][tops[0]]["generator_digest"] != "old"
+    states = verify.recorded_states(all_points("toyxor"), ledger.Ledger(book), verify.vector_root(None))
+    assert states[tops[1]] == "stale: generator changed, Verilog not compared yet"
+    assert states[tops[0]] == "fresh"

@@ -217,6 +217,26 @@ def _states(points, book: ledger.Ledger, root: Path, jobs: int) -> dict[str, str
     return states
 
 
+def recorded_states(points, book: ledger.Ledger, root: Path, tools: bool = True) -> dict[str, str]:
+    """Each point's state from the ledger alone (no Verilog generated): an entry whose
+    generator digest is not today's is stale until ``verify --all --changed`` (or
+    ``--status``, which re-stamps the entries whose Verilog did not change) has looked.  The
+    README's table and summary.md say this, so they never call a changed point passed.
+    ``tools=False``: take the entries' tool versions as today's (tests read the committed
+    ledger on any machine)."""
+    states = {}
+    for p in points:
+        e = book.points.get(p.top)
+        if e is not None and not tools:
+            e = {**e, "tools": {**(e.get("tools") or {}),
+                                **{k: ledger.tools()[k] for k in ledger.CHECK_TOOLS}}}
+        state = ledger.state(e, None, _point_vectors(p, root))
+        if state == "fresh" and e.get("generator_digest") != ledger.generator_digest(p):
+            state = "stale: generator changed, Verilog not compared yet"
+        states[p.top] = state
+    return states
+
+
 def _gcm_line(book: ledger.Ledger, root: Path) -> str:
     """The README's line on the GCM classes (none when the host layer is not loaded)."""
     if GCM is None:
@@ -350,7 +370,10 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
               f"is unchanged)", file=sys.stderr)
     if update_readme:
         everything = all_points(None)
-        every_state = {**_states(everything, book, root, os.cpu_count() or 1), **states}
+        _states([p for p in everything if p.top not in states], book, root, os.cpu_count() or 1)
+        if os.access(book.path.parent, os.W_OK):
+            book.save()
+        every_state = recorded_states(everything, book, root)
         print(f"wrote {book.write_summary(everything, every_state)}")
         _update_readme(everything, every_state, book, root)
     bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
