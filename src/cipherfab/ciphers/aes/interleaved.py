@@ -127,10 +127,10 @@ class InterleavedAES(wiring.Component):
             entering.eq(Mux(loop.valid, loop, Cat(start, Const(1, range(nr + 1)), new_decrypt))),
             sboxes.x.eq(Mux(loop.valid, x_loop, block ^ first)),
             sboxes.en.eq(advance),
-            keys.read_addr[0].eq(Mux(reading.decrypt, nr - reading.n, reading.n)),
             keys.read_en[0].eq(advance),
             self.busy.eq((in_flight != 0) | keys.busy | self.block_out.valid),
         ]
+        m.d.comb += keys.read_addr[0].eq(self._read_address(m, reading, back, advance))
         if self.encrypt and self.decrypt:
             m.d.comb += sboxes.inverse.eq(entering.decrypt)
         with m.If(advance):                                    # slots move with the S-box registers
@@ -145,3 +145,17 @@ class InterleavedAES(wiring.Component):
                          self.block_out.payload.eq(final_round(sboxes.y, rk, slot0.decrypt, *dirs))]
         m.d.sync += in_flight.eq(in_flight + start - done)
         return m
+
+    def _read_address(self, m, reading, back, advance):
+        """The round-key address of the slot one register before R0.  A one-direction core
+        with 2 stages knows it a clock ahead, in a register beside ``loop``: the round
+        ``back`` returns with, else the first round (a new block, or an idle read), so
+        neither the ring's valid flag nor the start reaches the memory's address."""
+        nr = self.nr
+        if (self.encrypt and self.decrypt) or self.stages != 2:
+            return Mux(reading.decrypt, nr - reading.n, reading.n)
+        first = 1 if self.encrypt else nr - 1
+        addr = Signal(range(nr + 1), init=first)
+        with m.If(advance):
+            m.d.sync += addr.eq(Mux(back.valid, back.n if self.encrypt else nr - back.n, first))
+        return addr
