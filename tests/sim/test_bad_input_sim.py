@@ -95,7 +95,7 @@ CASES = [
     (["sim", "aes", "--vectors", "{tmp}/gcm.rsp"], "GCM files run through the system: sim --mode gcm"),
     (["sim", "aes", "--vectors", "{tmp}/cryptopp-gcm.txt"], "GCM files run through the system: sim --mode gcm"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/cryptopp-gcm.txt"],
-     "cryptopp-gcm.txt line 2: Key is 1 bytes; AES keys are 16, 24 or 32"),
+     "cryptopp-gcm.txt line 2: Key is 1 byte; AES keys are 16, 24 or 32"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/example-gcm.txt"],
      "example-gcm.txt line 4: 'K is' before Encrypt-Generate"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/file.txt"],

@@ -70,15 +70,19 @@ def parse_cryptopp_gcm(path) -> list:
 
 def _check_sizes(get, fields, path, n, test):
     if len(get["Key"]) not in (16, 24, 32):
-        raise fail(path, fields["Key"][1], f"Key is {len(get['Key'])} bytes; AES keys are 16, 24 or 32")
+        raise fail(path, fields["Key"][1], f"Key is {_bytes(len(get['Key']))}; AES keys are 16, 24 or 32")
     if not get["IV"]:
         raise fail(path, fields["IV"][1], "IV is empty; GCM needs at least one byte")
     if len(get["MAC"]) not in (4, 8, 12, 13, 14, 15, 16):
-        raise fail(path, fields["MAC"][1], f"MAC is {len(get['MAC'])} bytes; SP 800-38D tags are "
+        raise fail(path, fields["MAC"][1], f"MAC is {_bytes(len(get['MAC']))}; SP 800-38D tags are "
                                            "4, 8 or 12 to 16 bytes")
     if test != "NotVerify" and len(get["Plaintext"]) != len(get["Ciphertext"]):
         raise fail(path, n, f"Plaintext has {len(get['Plaintext'])} bytes, Ciphertext "
                             f"{len(get['Ciphertext'])}")
+
+
+def _bytes(n: int) -> str:
+    return f"{n} byte{'' if n == 1 else 's'}"
 
 
 def _fields(path):
