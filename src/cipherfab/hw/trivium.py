@@ -97,3 +97,27 @@ class Trivium(wiring.Component):
                 m.d.sync += left.eq(left - 1)
         m.d.comb += [self.bits.eq(Cat(*zs)), self.ready.eq(seeded_once & (left == 0))]
         return m
+
+
+class TriviumBank(wiring.Component):
+    """``width`` fresh bits a clock from ``ceil(width / 64)`` Trivium instances, all seeded
+    together from ``key`` and ``iv`` (instance i takes the IV XOR i)."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self.count = -(-width // MAX_WIDTH)
+        self.warmup_clocks = -(-WARMUP // MAX_WIDTH)
+        super().__init__({"key": In(80), "iv": In(80), "seed": In(1),
+                          "bits": Out(width), "ready": Out(1)})
+
+    def elaborate(self, platform):
+        m = Module()
+        out = []
+        for i in range(self.count):
+            m.submodules[f"trivium{i}"] = t = Trivium(MAX_WIDTH)
+            m.d.comb += [t.key.eq(self.key), t.iv.eq(self.iv ^ i), t.seed.eq(self.seed)]
+            out.append(t.bits)
+            if i == 0:
+                m.d.comb += self.ready.eq(t.ready)
+        m.d.comb += self.bits.eq(Cat(*out)[:self.width])
+        return m
