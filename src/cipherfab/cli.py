@@ -19,6 +19,7 @@ SUBCOMMANDS = [
     "cipherfab.generate",
     "cipherfab.sim.cli",
     "cipherfab.sim.verify",
+    "cipherfab.sim.leakage_cli",
     "cipherfab.flow.cli",
     "cipherfab.study.cli",
     "cipherfab.study.pick",

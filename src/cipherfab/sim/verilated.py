@@ -558,13 +558,14 @@ def _save_object(made: Path, saved: Path) -> None:
 
 
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
-                  source: str = "<verilog>", lint_waivers=None) -> str:
+                  source: str = "<verilog>", lint_waivers=None, extra_args=()) -> str:
     """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically).
 
     ``lint_waivers`` (codes): Verilator also lints the text with -Wall in the same run and the
     lines it flags with those codes are wrapped in waivers, as :func:`cipherfab.lint.place_waivers`
     does; then ``library`` is only a folder and the file is named after the waived text's digest.
-    Returns the (waived) Verilog the library was built from.
+    Returns the (waived) Verilog the library was built from.  ``extra_args``: more Verilator
+    arguments (a configuration file, say), part of what the caller's cache key must cover.
     """
     root = verilator_root()
     env = verilator_env(root)
@@ -581,7 +582,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         cmd = [str(root / "bin" / "verilator"), *[f for f in verilator_flags(len(verilog)) if f != "--build"], *warn,
                "--top-module", top, "--Mdir", str(tmp / "obj"),
                "-CFLAGS", " ".join(compile_flags), "-LDFLAGS", "-shared",
-               "--exe", str(harness), "-o", str(tmp / "core.so"), str(tmp / "core.v")]
+               "--exe", str(harness), "-o", str(tmp / "core.so"), *extra_args, str(tmp / "core.v")]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         _timed("verilate", t0)

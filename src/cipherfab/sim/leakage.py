@@ -1,0 +1,212 @@
+"""Leakage assessment in simulation: the fixed-vs-random Welch t-test (TVLA) on power traces
+estimated from the Verilated core.
+
+The model (``hd``): each clock's sample is the Hamming distance of every register of the
+core between the clock edges before and after it, the bits its flip-flops switch, plus
+Gaussian noise of ``noise`` sigma if asked.  It is zero-delay: it does not model glitches,
+routing, coupling or placement (what a board measures; see docs/leakage.md).  The registers
+are found in the Verilog (every ``always @(posedge clk)`` assignment) and made readable by a
+Verilator configuration (``public_flat_rd``); traces are made and folded into per-clock
+central moments in C++ (``leakage_harness.cpp``), one process per ``jobs``, no trace files.
+
+The test: two groups of traces under one key, the fixed plaintext and random plaintexts (or a
+second fixed one), interleaved at random.  The window ends before the clock edge that writes
+the result into the output register: the ciphertext is public, and a fixed plaintext's
+ciphertext is always told apart from random ones.  Order 1 compares the groups' means at each clock, order 2 the means
+of the squared centred samples (univariate second order); ``|t| > 4.5`` at any clock fails.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CipherfabError
+from .fold import fold
+from .verilated import CXX_FLAGS, build_library, cache_dir_default
+
+HARNESS = Path(__file__).with_name("leakage_harness.cpp")
+THRESHOLD = 4.5
+MODELS = ("hd",)
+_MODULE = re.compile(r"^module (\\\S+|\w+)")
+_ASSIGN = re.compile(r"^\s*(\\\S+|\w+)\s*<=")
+
+
+def registers(verilog: str) -> list[tuple[str, str]]:
+    """``(module, register)`` for every register assigned on a rising clock edge."""
+    out, module, edge = [], None, False
+    for line in verilog.splitlines():
+        if m := _MODULE.match(line):
+            module = m.group(1).lstrip("\\")
+        elif line.strip().startswith("always @(posedge"):
+            edge = True
+            continue
+        elif edge and (m := _ASSIGN.match(line)):
+            out.append((module, m.group(1).lstrip("\\")))
+        edge = False
+    return out
+
+
+def config(regs) -> str:
+    """The Verilator configuration that makes those registers readable from the harness."""
+    lines = ["`verilator_config"]
+    lines += [f'public_flat_rd -module "{mod}" -var "{name}"' for mod, name in sorted(set(regs))]
+    return "\n".join(lines) + "\n"
+
+
+class _Leak(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_void_p), ("fixed", ctypes.c_void_p), ("second", ctypes.c_void_p),
+                ("traces", ctypes.c_int64),
+                ("window", ctypes.c_int64), ("checkpoints", ctypes.c_void_p),
+                ("n_checkpoints", ctypes.c_int64), ("seed", ctypes.c_uint64), ("noise", ctypes.c_double),
+                ("moments", ctypes.c_void_p), ("registers", ctypes.c_int64),
+                ("register_bits", ctypes.c_int64), ("cycles", ctypes.c_int64),
+                ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512)]
+
+
+class LeakageModel:
+    """A core (Verilog text, top, declaration) compiled for leakage traces."""
+
+    def __init__(self, verilog: str, top: str, info, cache_dir=None):
+        if info.key_interface != "stream" or info.clocks:
+            raise CipherfabError(f"{top}: leakage runs cores with a key stream and one clock")
+        if len(info.directions) != 1 or info.directions[0] != "encrypt":
+            raise CipherfabError(f"{top}: leakage runs encrypt-only cores (the trace is an encryption)")
+        self.top, self.info = top, info
+        text, _ = fold(verilog)
+        self.registers = registers(text)
+        if not self.registers:
+            raise CipherfabError(f"{top}: no registers found in its Verilog")
+        cflags = [*CXX_FLAGS, f"-DKEY_BITS={info.key_bits}", f"-DBLOCK_BITS={info.block_bits}"]
+        vlt = config(self.registers)
+        digest = hashlib.sha256("\0".join([text, top, vlt, HARNESS.read_text(), *cflags]).encode()).hexdigest()[:32]
+        cache = Path(cache_dir) if cache_dir else cache_dir_default()
+        self.library = cache / f"leak-{digest}.so"
+        if not self.library.exists():
+            cache.mkdir(parents=True, exist_ok=True)
+            conf = cache / f"leak-{digest}.vlt"
+            conf.write_text(vlt)
+            print(f"note: compiling {top} for leakage traces with Verilator (first use)", flush=True)
+            build_library(text, top, HARNESS, cflags, self.library, extra_args=[str(conf)])
+
+    def moments(self, key: bytes, fixed: bytes, traces: int, window: int, checkpoints, seed: int,
+                noise: float, second: bytes | None = None) -> tuple[np.ndarray, dict]:
+        """``(n_checkpoints, 2, window, 5)`` moments (n, mean, M2, M3, M4) and run facts;
+        group 1 is random blocks, or ``second`` (fixed-vs-fixed)."""
+        lib = ctypes.CDLL(str(self.library))
+        lib.cf_leak.argtypes = [ctypes.POINTER(_Leak)]
+        cps = np.asarray(checkpoints, dtype=np.int64)
+        out = np.zeros((len(cps), 2, window, 5))
+        k, f, g = bytes(key), bytes(fixed), None if second is None else bytes(second)
+        ptr = lambda b: None if b is None else ctypes.cast(ctypes.c_char_p(b), ctypes.c_void_p)
+        r = _Leak(ptr(k), ptr(f), ptr(g), traces, window, cps.ctypes.data, len(cps), seed, noise,
+                  out.ctypes.data)
+        if lib.cf_leak(ctypes.byref(r)):
+            raise CipherfabError(f"{self.top}: leakage run failed: {r.error.decode(errors='replace')}")
+        return out, {"registers": r.registers, "register_bits": r.register_bits, "cycles": r.cycles}
+
+
+def merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two sets of central moments (..., 5) of disjoint traces as one (Pebay 2008)."""
+    na, ma, m2a, m3a, m4a = (a[..., i] for i in range(5))
+    nb, mb, m2b, m3b, m4b = (b[..., i] for i in range(5))
+    n = na + nb
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.where(n > 0, mb - ma, 0.0)
+        nn = np.where(n > 0, n, 1.0)
+        mean = ma + d * nb / nn
+        m2 = m2a + m2b + d ** 2 * na * nb / nn
+        m3 = m3a + m3b + d ** 3 * na * nb * (na - nb) / nn ** 2 + 3 * d * (na * m2b - nb * m2a) / nn
+        m4 = (m4a + m4b + d ** 4 * na * nb * (na ** 2 - na * nb + nb ** 2) / nn ** 3
+              + 6 * d ** 2 * (na ** 2 * m2b + nb ** 2 * m2a) / nn ** 2 + 4 * d * (na * m3b - nb * m3a) / nn)
+    return np.stack([n, mean, m2, m3, m4], axis=-1)
+
+
+def t_values(m: np.ndarray, order: int) -> np.ndarray:
+    """Welch's t per clock from the two groups' moments ``(2, window, 5)``; order 1 on the
+    samples, order 2 on the squared centred samples.  No variance in either group: 0 if the
+    groups agree, infinite if they differ."""
+    n, mean, m2, m4 = m[..., 0], m[..., 1], m[..., 2], m[..., 4]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if order == 1:
+            mu, var = mean, m2 / n
+        else:
+            mu, var = m2 / n, m4 / n - (m2 / n) ** 2
+        diff, se = mu[0] - mu[1], np.sqrt(np.maximum(var[0], 0) / n[0] + np.maximum(var[1], 0) / n[1])
+        t = np.where(se > 0, diff / np.where(se > 0, se, 1), np.where(np.abs(diff) > 1e-9, np.inf, 0.0))
+    return np.nan_to_num(t, nan=0.0, posinf=np.inf, neginf=-np.inf)
+
+
+@dataclass
+class Assessment:
+    """What a run found, per order: max |t| and its clock, the first checkpoint crossing 4.5."""
+
+    top: str
+    traces: int
+    window: int
+    checkpoints: list[int]
+    t: dict[int, list[float]] = field(default_factory=dict)        # order -> t per clock
+    max_t: dict[int, list[float]] = field(default_factory=dict)    # order -> max |t| per checkpoint
+    facts: dict = field(default_factory=dict)
+
+    def first_crossing(self, order: int) -> int | None:
+        return next((c for c, v in zip(self.checkpoints, self.max_t[order]) if v > THRESHOLD), None)
+
+    def worst_clock(self, order: int) -> int:
+        return int(np.argmax(np.abs(self.t[order])))
+
+
+def checkpoints(traces: int) -> list[int]:
+    """1, 2, 5 x 10^k trace counts up to ``traces``, and ``traces``."""
+    out, k = [], 100
+    while k < traces:
+        out += [c for c in (k, 2 * k, 5 * k) if c < traces]
+        k *= 10
+    return out + [traces]
+
+
+def assess(model: LeakageModel, key: bytes, fixed: bytes, traces: int, window: int, seed: int = 1,
+           noise: float = 0.0, jobs: int = 1, orders=(1, 2), second: bytes | None = None) -> Assessment:
+    """The t-test over ``traces`` traces, split over ``jobs`` processes (their moments merged);
+    ``second``: fixed-vs-fixed against that block."""
+    cps = checkpoints(traces)
+    shares = [traces // jobs + (i < traces % jobs) for i in range(jobs)]
+    per_job = [[max(1, round(c * s / traces)) for c in cps] for s in shares]
+    for p, s in zip(per_job, shares):           # ascending, the last one the job's count
+        p[-1] = s
+        for i in range(len(p) - 2, -1, -1):
+            p[i] = min(p[i], p[i + 1])
+    args = [(model, key, fixed, s, window, p, seed * 1000 + i, noise, second)
+            for i, (s, p) in enumerate(zip(shares, per_job)) if s]
+    if len(args) == 1:
+        results = [_one(*args[0])]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=len(args)) as pool:
+            results = list(pool.map(_one_star, args))
+    total = results[0][0]
+    for more, _ in results[1:]:
+        total = merge(total, more)
+    a = Assessment(model.top, traces, window, cps, facts={**results[0][1], "jobs": len(args)})
+    for order in orders:
+        a.t[order] = [float(x) for x in t_values(total[-1], order)]
+        a.max_t[order] = [float(np.max(np.abs(t_values(total[i], order)))) for i in range(len(cps))]
+    return a
+
+
+def _one(model, key, fixed, traces, window, cps, seed, noise, second):
+    return model.moments(key, fixed, traces, window, cps, seed, noise, second)
+
+
+def _one_star(args):
+    return _one(*args)
+
+
+def describe_t(value: float) -> str:
+    return "inf (no variance; the groups always differ)" if math.isinf(value) else f"{value:.2f}"

@@ -1,0 +1,151 @@
+"""``cipherfab leakage``: the fixed-vs-random t-test on simulated power traces of a core."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ..argtypes import count_upto
+from ..errors import CipherfabError
+from ..registry import add_core_arguments, params_from_args
+from .leakage import MODELS, THRESHOLD, LeakageModel, assess, describe_t
+
+FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
+FIPS_PT = "00112233445566778899aabbccddeeff"
+MAX_TRACES = 10 ** 9
+
+
+def _hex_block(bits: int):
+    def parse(text: str) -> bytes:
+        try:
+            value = bytes.fromhex(text)
+        except ValueError:
+            raise CipherfabError(f"{text!r} is not hex") from None
+        if 8 * len(value) != bits:
+            raise CipherfabError(f"{text!r} has {8 * len(value)} bits, not {bits}")
+        return value
+    return parse
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "leakage", help="fixed-vs-random t-test (TVLA) on the simulated core's power traces",
+        description="Simulate the core with Verilator and run Welch's t-test between traces of "
+                    "a fixed plaintext and of random plaintexts under one key (or two fixed "
+                    "plaintexts): each clock's sample is the Hamming distance of every register "
+                    "between its clock edges (zero-delay: no glitches, no routing; a board "
+                    "measurement is the final word). |t| > 4.5 at any clock fails.")
+    add_core_arguments(p, cipher_required=False)
+    ext = p.add_argument_group("external core")
+    ext.add_argument("--verilog", metavar="FILE", help="Verilog of an external core")
+    ext.add_argument("--top", metavar="NAME", help="its top module")
+    ext.add_argument("--info", metavar="JSON", help="its declaration (a generated core's .json sidecar)")
+    p.add_argument("--traces", type=count_upto(MAX_TRACES), required=True, metavar="N",
+                   help="traces in both groups together (1e6 is fine)")
+    p.add_argument("--model", choices=MODELS, default="hd",
+                   help="hd: Hamming distance of every register per clock (default)")
+    p.add_argument("--noise", type=float, default=0.0, metavar="SIGMA",
+                   help="Gaussian noise added to every sample (default 0)")
+    p.add_argument("--order", type=int, choices=(1, 2), default=2,
+                   help="test orders 1 to this (default 2)")
+    p.add_argument("--test", choices=("fixed-vs-random", "fixed-vs-fixed"), default="fixed-vs-random")
+    p.add_argument("--trace-key", default=FIPS_KEY, metavar="HEX",
+                   help="the key every trace runs under (default FIPS-197's)")
+    p.add_argument("--fixed", default=FIPS_PT, metavar="HEX", help="the fixed plaintext (default FIPS-197's)")
+    p.add_argument("--second", metavar="HEX",
+                   help="fixed-vs-fixed: the other fixed plaintext (default: the fixed one's complement)")
+    p.add_argument("--window", type=count_upto(100_000), metavar="CLOCKS",
+                   help="clocks sampled from the block handshake (default: the latency - 1, up to "
+                        "the clock that writes the result: the ciphertext in the output register "
+                        "is public, and a fixed-vs-random test always tells it apart)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("-j", "--jobs", type=count_upto(256), default=1, help="processes (default 1)")
+    p.add_argument("--out", metavar="DIR", help="write results.json and the plots there")
+    p.set_defaults(func=run)
+
+
+def _core(args):
+    """(Verilog text, top, declaration) of the generated point or the external core."""
+    external = [o for o in ("verilog", "top", "info") if getattr(args, o)]
+    if external:
+        missing = [f"--{o}" for o in ("verilog", "top", "info") if not getattr(args, o)]
+        if missing or args.cipher:
+            raise CipherfabError("an external core is --verilog FILE --top NAME --info JSON, without CIPHER"
+                                 if not missing else f"an external core also needs {', '.join(missing)}")
+        from ..hw.info import load_info
+        try:
+            text = Path(args.verilog).read_text()
+        except OSError as e:
+            raise CipherfabError(f"cannot read {args.verilog}: {e.strerror or e}") from None
+        return text, args.top, load_info(args.info)
+    if not args.cipher:
+        raise CipherfabError("nothing to assess: give CIPHER (e.g. aes) or --verilog FILE --top NAME --info JSON")
+    from ..generate import generate_verilog
+    params = params_from_args(args)
+    text, info, _ = generate_verilog(params)
+    return text, params.top, info
+
+
+def run(args) -> int:
+    text, top, info = _core(args)
+    key = _hex_block(info.key_bits)(args.trace_key)
+    fixed = _hex_block(info.block_bits)(args.fixed)
+    second = None
+    if args.second and args.test != "fixed-vs-fixed":
+        raise CipherfabError("--second goes with --test fixed-vs-fixed")
+    if args.test == "fixed-vs-fixed":
+        second = _hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
+    if args.noise < 0 or args.noise != args.noise or args.noise == float("inf"):
+        raise CipherfabError(f"--noise {args.noise}: a standard deviation, 0 or more")
+    model = LeakageModel(text, top, info)
+    window = args.window or max(1, info.latency - 1)
+    t0 = time.perf_counter()
+    a = assess(model, key, fixed, args.traces, window, args.seed, args.noise, args.jobs,
+               tuple(range(1, args.order + 1)), second)
+    seconds = time.perf_counter() - t0
+    f = a.facts
+    print(f"{top}: {args.traces:,} traces ({args.test}), HD model of {f['registers']} registers "
+          f"({f['register_bits']} bits), noise sigma {args.noise:g}; {window} clocks a trace; "
+          f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s")
+    for order in a.t:
+        worst = max(a.max_t[order][-1], 0.0)
+        crossed = a.first_crossing(order)
+        verdict = (f"FAIL: |t| > {THRESHOLD} from {crossed:,} traces" if crossed is not None
+                   else f"pass: |t| <= {THRESHOLD} up to {args.traces:,} traces")
+        print(f"order {order}: max |t| {describe_t(worst)} at clock {a.worst_clock(order)}; {verdict}")
+    if args.out:
+        _write(Path(args.out), a, args, seconds)
+    return 0
+
+
+def _write(out: Path, a, args, seconds: float) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CipherfabError(f"cannot write {out}: {e.strerror or e}") from None
+    record = {"top": a.top, "traces": a.traces, "test": args.test, "model": args.model,
+              "noise": args.noise, "window": a.window, "seconds": round(seconds, 1),
+              "checkpoints": a.checkpoints, "facts": a.facts,
+              "orders": {str(o): {"t": a.t[o], "max_abs_t": a.max_t[o], "first_crossing": a.first_crossing(o)}
+                         for o in a.t}}
+    (out / "results.json").write_text(json.dumps(record, indent=1, allow_nan=True) + "\n")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for o in a.t:
+        left.plot([abs(x) for x in a.t[o]], label=f"order {o}")
+        right.plot(a.checkpoints, a.max_t[o], marker="o", label=f"order {o}")
+    for ax in (left, right):
+        ax.axhline(THRESHOLD, color="red", linestyle="--", linewidth=1)
+        ax.set_ylabel("|t|")
+        ax.legend()
+    left.set_xlabel("clock after the block handshake")
+    right.set_xlabel("traces")
+    right.set_xscale("log")
+    fig.suptitle(f"{a.top}: {args.test}, {args.model} model")
+    fig.tight_layout()
+    fig.savefig(out / "t.png", dpi=110)
+    plt.close(fig)
+    print(f"wrote {out / 'results.json'} and {out / 't.png'}")

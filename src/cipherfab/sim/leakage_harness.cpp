@@ -1,0 +1,198 @@
+// Power traces of a Verilated cipherfab core, and the moments of a fixed-vs-random test
+// (see cipherfab/sim/leakage.py).  Built with a Verilator config that makes the core's
+// registers public (public_flat_rd); the model class is Vcore.  KEY_BITS, BLOCK_BITS come
+// from -D flags; the core has a key stream (key, key_valid, key_ready).
+//
+// One exported function, cf_leak(): load the key once, then for each trace offer a block
+// (the fixed one, or a random one or a second fixed one; the group drawn at random), and from the clock its
+// handshake happens sample `window` clocks: each sample is the Hamming distance of every
+// public register between the clock edges before and after it (what the flip-flops
+// switch), plus Gaussian noise.  The samples are folded into per-group, per-clock central
+// moments (mean, M2, M3, M4; one-pass, Pebay's update), copied out at each checkpoint.
+#include "Vcore.h"
+#include "verilated.h"
+#include "verilated_syms.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+void vl_fatal(const char* filename, int linenum, const char*, const char* msg) {
+    Verilated::threadContextp()->gotError(true);
+    Verilated::threadContextp()->gotFinish(true);
+    throw std::runtime_error(std::string(msg) + " at " + filename + ":" + std::to_string(linenum));
+}
+
+namespace {
+
+constexpr int KEY_BYTES = KEY_BITS / 8;
+constexpr int BLOCK_BYTES = BLOCK_BITS / 8;
+
+template <typename T> void put(T& port, const uint8_t* b, int n) {
+    T v = 0;
+    for (int i = 0; i < n; ++i) v = (T)((v << 8) | b[i]);
+    port = v;
+}
+template <std::size_t W> void put(VlWide<W>& port, const uint8_t* b, int n) {
+    for (std::size_t w = 0; w < W; ++w) port[w] = 0;
+    for (int i = 0; i < n; ++i) {
+        int j = n - 1 - i;
+        port[j / 4] |= (uint32_t)b[i] << (8 * (j % 4));
+    }
+}
+
+struct Var { const uint8_t* data; std::size_t bytes; };
+
+}  // namespace
+
+// Shared with ctypes (cipherfab.sim.leakage._Leak); keep the field order.
+struct CfLeak {
+    const uint8_t* key;        // KEY_BYTES
+    const uint8_t* fixed;      // BLOCK_BYTES: the fixed group's block
+    const uint8_t* second;     // BLOCK_BYTES: the other group's block (fixed-vs-fixed), or null: random
+    int64_t traces;
+    int64_t window;            // clocks sampled per trace, from the block handshake
+    const int64_t* checkpoints;  // n_checkpoints trace counts, ascending, the last = traces
+    int64_t n_checkpoints;
+    uint64_t seed;
+    double noise;              // sigma of the Gaussian noise added to every sample
+    // outputs
+    double* moments;           // n_checkpoints x 2 groups x window x 5: n, mean, M2, M3, M4
+    int64_t registers;         // public registers found
+    int64_t register_bits;     // their storage bits
+    int64_t cycles;
+    int32_t failed;
+    char error[512];
+};
+
+extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
+    r->failed = 0;
+    r->error[0] = 0;
+    r->cycles = 0;
+    try {
+        auto ctx = std::make_unique<VerilatedContext>();
+        ctx->randReset(2);
+        ctx->randSeed((int)(r->seed % 2147483646) + 1);
+        auto m = std::make_unique<Vcore>(ctx.get(), "core");
+        std::mt19937_64 rng(r->seed ^ 0x6c65616b61676521ull);
+        std::normal_distribution<double> gauss(0.0, r->noise > 0 ? r->noise : 1.0);
+
+        // every public variable of every scope: the registers the config made public
+        std::vector<Var> vars;
+        std::size_t total = 0;
+        for (const auto& scope : *ctx->scopeNameMap()) {
+            const VerilatedVarNameMap* vm = scope.second->varsp();
+            if (!vm) continue;
+            for (const auto& v : *vm) {
+                std::size_t bytes = v.second.entSize();
+                for (int d = 0; d < v.second.udims(); ++d)
+                    bytes *= (std::size_t)v.second.unpackedRanges()[(std::size_t)d].elements();
+                vars.push_back({(const uint8_t*)v.second.datap(), bytes});
+                total += bytes;
+            }
+        }
+        r->registers = (int64_t)vars.size();
+        if (vars.empty()) throw std::runtime_error("no public registers in the model");
+        std::vector<uint8_t> prev(total), now(total);
+        auto snapshot = [&](std::vector<uint8_t>& to) {
+            std::size_t at = 0;
+            for (const auto& v : vars) { std::memcpy(to.data() + at, v.data, v.bytes); at += v.bytes; }
+        };
+        auto distance = [&]() {
+            uint64_t hd = 0;
+            std::size_t i = 0;
+            for (; i + 8 <= total; i += 8) {
+                uint64_t a, b;
+                std::memcpy(&a, prev.data() + i, 8);
+                std::memcpy(&b, now.data() + i, 8);
+                hd += (uint64_t)__builtin_popcountll(a ^ b);
+            }
+            for (; i < total; ++i) hd += (uint64_t)__builtin_popcount((unsigned)(prev[i] ^ now[i]));
+            return (double)hd;
+        };
+        r->register_bits = (int64_t)(8 * total);
+
+        int64_t cyc = 0;
+        auto settle = [&]() { m->clk = 0; m->eval(); };
+        auto tick = [&]() {
+            m->clk = 1;
+            m->eval();
+            ++cyc;
+            if (ctx->gotFinish()) throw std::runtime_error("core called $finish");
+        };
+        m->key_valid = 0;
+        m->block_in_valid = 0;
+        m->block_out_ready = 1;
+        m->rst = 1;
+        for (int i = 0; i < 4; ++i) { settle(); tick(); }
+        m->rst = 0;
+        put(m->key, r->key, KEY_BYTES);
+        m->key_valid = 1;
+        for (int64_t guard = 0;; ++guard) {
+            settle();
+            bool hs = m->key_ready;
+            tick();
+            if (hs) break;
+            if (guard > 100000) throw std::runtime_error("the core never took the key");
+        }
+        m->key_valid = 0;
+
+        const int64_t W = r->window;
+        std::vector<double> acc((std::size_t)2 * W * 5, 0.0);   // n, mean, M2, M3, M4
+        std::vector<double> samples((std::size_t)W);
+        uint8_t block[BLOCK_BYTES];
+        int64_t next_checkpoint = 0;
+        for (int64_t t = 0; t < r->traces; ++t) {
+            int g = (int)(rng() & 1);                 // 0: the fixed block, 1: random (or second)
+            if (g == 0) std::memcpy(block, r->fixed, BLOCK_BYTES);
+            else if (r->second) std::memcpy(block, r->second, BLOCK_BYTES);
+            else for (int i = 0; i < BLOCK_BYTES; ++i) block[i] = (uint8_t)rng();
+            put(m->block_in, block, BLOCK_BYTES);
+            m->block_in_valid = 1;
+            for (int64_t guard = 0;; ++guard) {
+                settle();
+                bool hs = m->block_in_ready;
+                if (hs) break;
+                tick();
+                if (guard > 1000000) throw std::runtime_error("the core never took a block");
+            }
+            snapshot(prev);
+            tick();                                   // the handshake clock
+            m->block_in_valid = 0;
+            for (int64_t c = 0; c < W; ++c) {
+                snapshot(now);
+                samples[(std::size_t)c] = distance() + (r->noise > 0 ? gauss(rng) : 0.0);
+                std::swap(prev, now);
+                settle();
+                tick();
+            }
+            for (int64_t c = 0; c < W; ++c) {        // Pebay's one-pass central moments
+                double* a = &acc[((std::size_t)g * W + c) * 5];
+                double n1 = a[0], n = n1 + 1, x = samples[(std::size_t)c];
+                double d = x - a[1], dn = d / n, dn2 = dn * dn, t1 = d * dn * n1;
+                a[1] += dn;
+                a[4] += t1 * dn2 * (n * n - 3 * n + 3) + 6 * dn2 * a[2] - 4 * dn * a[3];
+                a[3] += t1 * dn * (n - 2) - 3 * dn * a[2];
+                a[2] += t1;
+                a[0] = n;
+            }
+            if (next_checkpoint < r->n_checkpoints && t + 1 == r->checkpoints[next_checkpoint]) {
+                std::memcpy(r->moments + (std::size_t)next_checkpoint * 2 * W * 5, acc.data(),
+                            acc.size() * sizeof(double));
+                ++next_checkpoint;
+            }
+        }
+        r->cycles = cyc;
+        return 0;
+    } catch (const std::exception& e) {
+        r->failed = 1;
+        std::snprintf(r->error, sizeof r->error, "%s", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,89 @@
+"""Leakage assessment (sim.leakage): the register list, merged moments, Welch's t, and runs on
+the unmasked iterative core: fixed-vs-random fails within a few hundred traces, fixed-vs-fixed
+with one block in both groups passes (the groups' traces are the same but for the first
+trace after the key), and the command's refusals."""
+
+import numpy as np
+import pytest
+
+from cipherfab.cli import main
+from cipherfab.generate import generate_verilog
+from cipherfab.registry import resolve
+from cipherfab.sim.leakage import LeakageModel, assess, checkpoints, merge, registers, t_values
+
+FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
+FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
+
+
+def test_registers_are_the_rising_edge_assignments():
+    text = ("module a(clk);\n  reg [3:0] x;\n  always @(posedge clk)\n    x <= y;\n  assign z = x;\n"
+            "endmodule\nmodule \\b.c (clk);\n  always @(posedge clk)\n    \\$signal  <= 1'h0;\n"
+            "  always @*\n    w = 1;\nendmodule\n")
+    assert registers(text) == [("a", "x"), ("b.c", "$signal")]
+
+
+def _moments(x):
+    n, mean = len(x), x.mean()
+    d = x - mean
+    return np.array([n, mean, (d ** 2).sum(), (d ** 3).sum(), (d ** 4).sum()])
+
+
+def test_merged_moments_are_the_moments_of_all_samples():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(3, 2, 700), rng.exponential(1.5, 300)
+    assert np.allclose(merge(_moments(a), _moments(b)), _moments(np.concatenate([a, b])))
+
+
+def test_welch_t_of_both_orders_and_of_groups_without_variance():
+    rng = np.random.default_rng(2)
+    same = np.stack([_moments(rng.normal(0, 1, 5000)), _moments(rng.normal(0, 1, 5000))])[:, None]
+    shifted = np.stack([_moments(rng.normal(0, 1, 5000)), _moments(rng.normal(0.3, 1, 5000))])[:, None]
+    wider = np.stack([_moments(rng.normal(0, 1, 5000)), _moments(rng.normal(0, 2, 5000))])[:, None]
+    assert abs(t_values(same, 1)[0]) < 4.5 and abs(t_values(same, 2)[0]) < 4.5
+    assert abs(t_values(shifted, 1)[0]) > 4.5
+    assert abs(t_values(wider, 1)[0]) < 4.5 < abs(t_values(wider, 2)[0])   # only the variance differs
+    flat = np.array([[[10, 5.0, 0, 0, 0]], [[10, 5.0, 0, 0, 0]]])
+    assert t_values(flat, 1)[0] == 0
+    flat[1, 0, 1] = 6.0
+    assert np.isinf(t_values(flat, 1)[0])
+    assert checkpoints(3000) == [100, 200, 500, 1000, 2000, 3000]
+
+
+@pytest.fixture(scope="module")
+def iterative():
+    p = resolve("aes", "iterative", key_bits=128, direction="encrypt", sbox="lut")
+    text, info, _ = generate_verilog(p)
+    return LeakageModel(text, p.top, info), info
+
+
+def test_the_unmasked_core_fails_at_once_and_fixed_vs_fixed_finds_nothing(iterative):
+    model, info = iterative
+    a = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, jobs=2)
+    assert a.facts["registers"] > 30 and a.facts["jobs"] == 2
+    assert a.first_crossing(1) is not None and a.first_crossing(1) <= 500
+    assert max(abs(t) for t in a.t[1]) > 4.5
+    same = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, second=FIPS_PT)
+    # one block in both groups: only the first trace (after the key) differs from the others
+    assert max(abs(t) for t in same.t[1]) < 4.5 and same.first_crossing(1) is None
+    assert same.first_crossing(2) is None
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["leakage", "aes", "--traces", "0"], "--traces: must lie in 1 to"),
+    (["leakage", "aes", "--traces", "10", "--noise", "-1"], "--noise -1.0: a standard deviation"),
+    (["leakage", "aes", "--traces", "10", "--trace-key", "00zz"], "'00zz' is not hex"),
+    (["leakage", "aes", "--traces", "10", "--fixed", "00"], "'00' has 8 bits, not 128"),
+    (["leakage", "aes", "--traces", "10", "--second", "00"], "--second goes with --test fixed-vs-fixed"),
+    (["leakage", "aes", "--traces", "10", "--model", "toggle"], "argument --model: invalid choice: 'toggle'"),
+    (["leakage", "aes", "--traces", "10", "--direction", "decrypt"], "leakage runs encrypt-only cores"),
+    (["leakage", "aes", "--traces", "10", "--arch", "nope"], "--arch 'nope' is not supported"),
+    (["leakage", "--traces", "10"], "nothing to assess"),
+    (["leakage", "--traces", "10", "--verilog", "x.v", "--top", "x"], "an external core also needs --info"),
+    (["leakage", "--traces", "10", "--verilog", "{tmp}/none.v", "--top", "x", "--info", "{tmp}/none.json"],
+     "cannot read"),
+])
+def test_bad_input_is_one_line(argv, words, capsys, tmp_path):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
