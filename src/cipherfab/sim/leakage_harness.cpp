@@ -13,6 +13,7 @@
 #include "verilated.h"
 #include "verilated_syms.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -99,21 +100,35 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
         }
         r->registers = (int64_t)vars.size();
         if (vars.empty()) throw std::runtime_error("no public registers in the model");
-        std::vector<uint8_t> prev(total), now(total);
-        auto snapshot = [&](std::vector<uint8_t>& to) {
-            std::size_t at = 0;
-            for (const auto& v : vars) { std::memcpy(to.data() + at, v.data, v.bytes); at += v.bytes; }
+        // Each variable's last value, as 64-bit words; a clock's sample is the popcount of
+        // what changed, and the words are updated in the same pass.
+        std::vector<uint64_t> last;
+        struct Slot { const uint8_t* data; uint32_t bytes; uint32_t at; };
+        std::vector<Slot> slots;
+        for (const auto& v : vars) {
+            for (std::size_t off = 0; off < v.bytes; off += 8) {
+                uint32_t n = (uint32_t)std::min<std::size_t>(8, v.bytes - off);
+                slots.push_back({v.data + off, n, (uint32_t)last.size()});
+                last.push_back(0);
+            }
+        }
+        auto load = [](const Slot& s) -> uint64_t {
+            switch (s.bytes) {
+                case 1: return *s.data;
+                case 2: { uint16_t x; std::memcpy(&x, s.data, 2); return x; }
+                case 4: { uint32_t x; std::memcpy(&x, s.data, 4); return x; }
+                case 8: { uint64_t x; std::memcpy(&x, s.data, 8); return x; }
+                default: { uint64_t x = 0; std::memcpy(&x, s.data, s.bytes); return x; }
+            }
         };
+        auto snapshot = [&]() { for (const auto& s : slots) last[s.at] = load(s); };
         auto distance = [&]() {
             uint64_t hd = 0;
-            std::size_t i = 0;
-            for (; i + 8 <= total; i += 8) {
-                uint64_t a, b;
-                std::memcpy(&a, prev.data() + i, 8);
-                std::memcpy(&b, now.data() + i, 8);
-                hd += (uint64_t)__builtin_popcountll(a ^ b);
+            for (const auto& s : slots) {
+                uint64_t x = load(s);
+                hd += (uint64_t)__builtin_popcountll(x ^ last[s.at]);
+                last[s.at] = x;
             }
-            for (; i < total; ++i) hd += (uint64_t)__builtin_popcount((unsigned)(prev[i] ^ now[i]));
             return (double)hd;
         };
         r->register_bits = (int64_t)(8 * total);
@@ -162,13 +177,11 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
                 tick();
                 if (guard > 1000000) throw std::runtime_error("the core never took a block");
             }
-            snapshot(prev);
+            snapshot();
             tick();                                   // the handshake clock
             m->block_in_valid = 0;
             for (int64_t c = 0; c < W; ++c) {
-                snapshot(now);
                 samples[(std::size_t)c] = distance() + (r->noise > 0 ? gauss(rng) : 0.0);
-                std::swap(prev, now);
                 settle();
                 tick();
             }

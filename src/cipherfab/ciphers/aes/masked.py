@@ -22,9 +22,9 @@ where ``y`` is the S-box output (two shares) and ``rk_r`` the round key made fro
 shares, so no value of a block is ever computed twice.  The key's shares are refreshed
 with fresh randomness at every block (``k'``) and kept.
 
-Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.trivium`), a fresh
-bit for every gadget every clock (20 x 34) plus 256 bits for the block's mask and the key
-refresh.  A key on the key port reseeds the bank (its bits XOR the bank's current output,
+Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.trivium`) through one
+register, a fresh bit for every gadget every clock (20 x 34) plus 256 bits for the block's
+mask and the key refresh.  A key on the key port reseeds the bank (its bits XOR the bank's current output,
 so a reseed mixes the new key into the old state), then, after the warm-up, the key is
 split into shares with fresh randomness; until then share 1 is zero.  ``prng="off"`` is a
 **test mode**: every random bit is zero, the shares are ``(x, 0)``, the core computes AES
@@ -54,7 +54,7 @@ L = SCHEDULE.latency
 GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
 MASK_BITS = 256                                     # the block's mask and the key refresh
 LATENCY = 2 + NR * L
-KEY_SETUP = -(-WARMUP // MAX_WIDTH) + 2              # seed, the bank's warm-up, split into shares
+KEY_SETUP = -(-WARMUP // MAX_WIDTH) + 3    # seed, the bank's warm-up, its output register, split
 
 
 def random_bits_per_block() -> dict:
@@ -187,7 +187,7 @@ class MaskedAES(wiring.Component):
             return bits                                            # all zero: the test mode
         m.submodules.prng = bank = TriviumBank(width)
         self._bank = bank
-        m.d.comb += bits.eq(bank.bits)
+        m.d.sync += bits.eq(bank.bits)          # one register: every S-box takes a slice of it
         return bits
 
     def _key_load(self, m, k, keyed, key_wait, rand):
