@@ -27,8 +27,9 @@ def test_aes_declaration_and_defaults():
     assert resolve("aes", direction="both", sbox="rom").top == "aes_iterative_128_both_rom"
     # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages x2 key clocks, pipeline 3x4x4x2 keys,
     # unrolled (4+6+4 k values)x2, column 3, byte 3; key_specific 3 sbox x 6 variants less
-    # the two ROM variants' 2 logic S-boxes, key_specific_pipeline 4 sbox x 4 stages x 3 variants
-    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48
+    # the two ROM variants' 2 logic S-boxes, key_specific_pipeline 4 sbox x 4 stages x 3 variants,
+    # masked prng on and off
+    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 2
 
 
 def test_an_option_added_later_keeps_the_default_points_names():

@@ -14,11 +14,14 @@ its section's length; anything else is refused in one line naming the file and l
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from ..errors import CipherfabError
+from . import gcm_cryptopp, gcm_example
+from .gcm_cryptopp import parse_cryptopp_gcm
+from .gcm_example import parse_gcm_example
+from .gcm_record import GcmRecord
 from .records import read_lines
 from .runner import FileReport
 
@@ -28,29 +31,9 @@ _LENGTH_OF = {"Key": "Keylen", "IV": "IVlen", "PT": "PTlen", "AAD": "AADlen", "C
               "Tag": "Taglen"}
 
 
-@dataclass
-class GcmRecord:
-    key: bytes
-    iv: bytes
-    aad: bytes
-    plaintext: bytes | None        # None: the record says FAIL (its tag must be rejected)
-    ciphertext: bytes
-    tag: bytes
-    file: str
-    line: int
-    count: int
-    encrypt: bool = True           # check the ciphertext and tag (else only the decryption)
-    label: str = ""                # how the file names the record ("Count = n" if empty)
-
-    @property
-    def where(self) -> str:
-        return f"{self.file} line {self.line} ({self.label or f'Count = {self.count}'})"
-
-
 def gcm_format(path) -> str | None:
     """``"cavp"``, ``"cryptopp"`` or ``"nist-example"`` for a GCM vector file, None for any
     other file (unreadable, empty and binary files are refused in one line)."""
-    from . import gcm_cryptopp, gcm_example
     lines = read_lines(path)
     for line in lines:
         s = line.strip()
@@ -67,8 +50,6 @@ def is_gcm_file(path) -> bool:
 
 def read_gcm(path) -> list[GcmRecord]:
     """Every record of a GCM vector file of any of the three formats."""
-    from .gcm_cryptopp import parse_cryptopp_gcm
-    from .gcm_example import parse_gcm_example
     fmt = gcm_format(path)
     if fmt is None:
         raise CipherfabError(f"{path}: not a GCM vector file (NIST CAVP GCM .rsp, Crypto++ "

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .gcm_record import GcmRecord
 from .records import fail, read_lines
 
 _DATA = ("Key", "IV", "Header", "Plaintext", "Ciphertext", "MAC")
@@ -33,7 +34,6 @@ def looks_like(lines: list[str]) -> bool:
 
 
 def parse_cryptopp_gcm(path) -> list:
-    from .gcm import GcmRecord
     records, fields, start = [], {}, None
     for n, name, value in _fields(path):
         if name is None:                          # a blank line: Crypto++ forgets every field

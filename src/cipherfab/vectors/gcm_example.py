@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .gcm_record import GcmRecord
 from .records import fail, read_lines
 
 _KEYSIZE = re.compile(r"GCM-AES(128|192|256)")
@@ -33,7 +34,6 @@ def looks_like(lines: list[str]) -> bool:
 
 
 def parse_gcm_example(path) -> list:
-    from .gcm import GcmRecord
     records, key_bits, ex = [], None, None
 
     def finish():

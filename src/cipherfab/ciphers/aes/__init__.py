@@ -3,6 +3,7 @@
 from ...registry import Architecture, Cipher, Param, Rule, hex_key_problem
 from .byte import BYTE
 from .compact import COLUMN
+from .masked import MASKED
 from .reference import NR
 from .round import STAGES, STAGES_HELP
 
@@ -156,7 +157,7 @@ CIPHER = Cipher(
     key_bits=(128, 192, 256),
     reference="cipherfab.ciphers.aes.model:Model",
     architectures=(ITERATIVE, INTERLEAVED, PIPELINE, UNROLLED, COLUMN, BYTE, KEY_SPECIFIC,
-                   KEY_SPECIFIC_PIPELINE),
+                   KEY_SPECIFIC_PIPELINE, MASKED),
     aliases=("aes", "rijndael", "aesvs"),
     kat_files=lambda key_bits: [f"aes/KAT_AES/ECB{k}{key_bits}.rsp" for k in _KAT],
     software=(("openssl", "AES"), ("cryptopp", "AES")),

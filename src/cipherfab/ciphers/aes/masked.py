@@ -42,6 +42,7 @@ from amaranth.lib import wiring
 
 from ...hw.info import CoreInfo, CoreSignature
 from ...hw.masked import MaskedCircuit, Schedule
+from ...registry import Architecture, Param
 from ...hw.trivium import MAX_WIDTH, WARMUP, TriviumBank
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
@@ -66,7 +67,9 @@ class MaskedAES(wiring.Component):
     """AES-128 encryption, two shares, HPC2 S-boxes, Trivium randomness (``prng="off"``:
     a test mode with no randomness, which leaks)."""
 
-    def __init__(self, prng: str = "on"):
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", prng: str = "on"):
+        if key_bits != 128 or direction != "encrypt":
+            raise ValueError("the masked core is AES-128 encryption")
         if prng not in ("on", "off"):
             raise ValueError(f"prng is 'on' or 'off' (a test mode), not {prng!r}")
         self.prng = prng
@@ -76,7 +79,7 @@ class MaskedAES(wiring.Component):
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=LATENCY, cycles_per_block=LATENCY,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=1, key_setup_cycles=KEY_SETUP,
-            parts={"sboxes": "datapath", "key_sboxes": "key_schedule", "prng": "prng"},
+            parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
             notes=(f"first-order masked (2 shares, HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
                    + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else ""),),
@@ -207,3 +210,21 @@ class MaskedAES(wiring.Component):
             m.d.sync += key_wait.eq(key_wait - 1)
             with m.If(key_wait == 1):
                 m.d.sync += [k[0].eq(k[0] ^ split), k[1].eq(split)]
+
+
+MASKED = Architecture(
+    name="masked",
+    summary="first-order masked (2 shares): 16 + 4 HPC2 S-boxes closed on themselves, on-core "
+            "Trivium randomness, shares recombined only in the output register",
+    core="cipherfab.ciphers.aes.masked:MaskedAES",
+    params=(
+        Param("key_bits", (128,), 128, "key size in bits (the masked core: AES-128)"),
+        Param("direction", ("encrypt",), "encrypt", "encrypt only"),
+        Param("prng", ("on", "off"), "on",
+              "on: fresh randomness from the on-core Trivium bank; off: a TEST MODE with no "
+              "randomness (the shares are (x, 0): unmasked, it leaks)"),
+    ),
+    # the prng-off test mode runs in verify --all (each masked point compiles for about a minute)
+    test_points=({"key_bits": 128, "direction": "encrypt", "prng": "on"},),
+    paper="beyond the papers: issue 20 (HPC2, Cassiers et al. 2021; Boyar-Peralta S-box circuit)",
+)
