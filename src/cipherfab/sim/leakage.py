@@ -1,10 +1,13 @@
 """Leakage assessment in simulation: the fixed-vs-random Welch t-test (TVLA) on power traces
 estimated from the Verilated core.
 
-The model (``hd``): each clock's sample is the Hamming distance of every register of the
-core between the clock edges before and after it, the bits its flip-flops switch, plus
-Gaussian noise of ``noise`` sigma if asked.  It is zero-delay: it does not model glitches,
-routing, coupling or placement (what a board measures; see docs/leakage.md).  The registers
+The models: ``hd``, each clock's sample is the Hamming distance of every register of the
+core between the clock edges before and after it, the bits its flip-flops switch; ``toggle``,
+the same over every output of the synthesized ECP5 netlist's cells (LUTs, wide-function
+muxes, carry chains and flip-flops), each sampled once a clock after it settled.  Gaussian
+noise of ``noise`` sigma is added if asked.  Both are zero-delay: they do not model glitches
+(a LUT output's transient values inside a clock), routing, coupling or placement (what a
+board measures; see docs/guide/leakage.md).  The registers
 are found in the Verilog (every ``always @(posedge clk)`` assignment) and made readable by a
 Verilator configuration (``public_flat_rd``); traces are made and folded into per-clock
 central moments in C++ (``leakage_harness.cpp``), one process per ``jobs``, no trace files.
@@ -33,7 +36,7 @@ from .verilated import CXX_FLAGS, build_library, cache_dir_default
 
 HARNESS = Path(__file__).with_name("leakage_harness.cpp")
 THRESHOLD = 4.5
-MODELS = ("hd",)
+MODELS = ("hd", "toggle")
 _MODULE = re.compile(r"^module (\\\S+|\w+)")
 _ASSIGN = re.compile(r"^\s*(\\\S+|\w+)\s*<=")
 
@@ -71,20 +74,24 @@ class _Leak(ctypes.Structure):
 
 
 class LeakageModel:
-    """A core (Verilog text, top, declaration) compiled for leakage traces."""
+    """A core (Verilog text, top, declaration) compiled for leakage traces: its registers
+    (``hd``), or, given ``probe_bits``, a synthesized netlist whose ``cf_probe`` output carries
+    that many cell outputs (``toggle``: :mod:`cipherfab.flow.netlist_probe`)."""
 
-    def __init__(self, verilog: str, top: str, info, cache_dir=None):
+    def __init__(self, verilog: str, top: str, info, cache_dir=None, probe_bits: int | None = None):
         if info.key_interface != "stream" or info.clocks:
             raise CipherfabError(f"{top}: leakage runs cores with a key stream and one clock")
         if len(info.directions) != 1 or info.directions[0] != "encrypt":
             raise CipherfabError(f"{top}: leakage runs encrypt-only cores (the trace is an encryption)")
         self.top, self.info = top, info
         text, _ = fold(verilog)
-        self.registers = registers(text)
-        if not self.registers:
+        self.probe_bits = probe_bits
+        self.registers = [] if probe_bits else registers(text)
+        if not (self.registers or probe_bits):
             raise CipherfabError(f"{top}: no registers found in its Verilog")
-        cflags = [*CXX_FLAGS, f"-DKEY_BITS={info.key_bits}", f"-DBLOCK_BITS={info.block_bits}"]
-        vlt = config(self.registers)
+        cflags = [*CXX_FLAGS, f"-DKEY_BITS={info.key_bits}", f"-DBLOCK_BITS={info.block_bits}",
+                  *([f"-DPROBE_BITS={probe_bits}"] if probe_bits else [])]
+        vlt = config(self.registers) if self.registers else "`verilator_config\n"
         digest = hashlib.sha256("\0".join([text, top, vlt, HARNESS.read_text(), *cflags]).encode()).hexdigest()[:32]
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
         self.library = cache / f"leak-{digest}.so"

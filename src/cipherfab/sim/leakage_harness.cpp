@@ -1,6 +1,7 @@
 // Power traces of a Verilated cipherfab core, and the moments of a fixed-vs-random test
 // (see cipherfab/sim/leakage.py).  Built with a Verilator config that makes the core's
-// registers public (public_flat_rd); the model class is Vcore.  KEY_BITS, BLOCK_BITS come
+// registers public (public_flat_rd), or, with PROBE_BITS defined, from a synthesized netlist
+// whose cf_probe output port carries every cell output; the model class is Vcore.  KEY_BITS, BLOCK_BITS come
 // from -D flags; the core has a key stream (key, key_valid, key_ready).
 //
 // One exported function, cf_leak(): load the key once, then for each trace offer a block
@@ -84,9 +85,14 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
         std::mt19937_64 rng(r->seed ^ 0x6c65616b61676521ull);
         std::normal_distribution<double> gauss(0.0, r->noise > 0 ? r->noise : 1.0);
 
-        // every public variable of every scope: the registers the config made public
         std::vector<Var> vars;
         std::size_t total = 0;
+#ifdef PROBE_BITS
+        // the netlist's cf_probe port: every LUT, mux and flip-flop output of the netlist
+        vars.push_back({(const uint8_t*)&m->cf_probe, sizeof(m->cf_probe)});
+        total = sizeof(m->cf_probe);
+#else
+        // every public variable of every scope: the registers the config made public
         for (const auto& scope : *ctx->scopeNameMap()) {
             const VerilatedVarNameMap* vm = scope.second->varsp();
             if (!vm) continue;
@@ -98,6 +104,7 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
                 total += bytes;
             }
         }
+#endif
         r->registers = (int64_t)vars.size();
         if (vars.empty()) throw std::runtime_error("no public registers in the model");
         // Each variable's last value, as 64-bit words; a clock's sample is the popcount of

@@ -1,4 +1,6 @@
-"""``cipherfab leakage``: the fixed-vs-random t-test on simulated power traces of a core."""
+"""``cipherfab leakage``: the fixed-vs-random t-test on simulated power traces of a core (the
+model and the test in :mod:`cipherfab.sim.leakage`; here because the ``toggle`` model
+synthesizes the core first, :mod:`.netlist_probe`)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 from ..argtypes import count_upto
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
-from .leakage import MODELS, THRESHOLD, LeakageModel, assess, describe_t
+from ..sim.leakage import MODELS, THRESHOLD, LeakageModel, assess, describe_t
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
 FIPS_PT = "00112233445566778899aabbccddeeff"
@@ -34,8 +36,9 @@ def register(subparsers) -> None:
         description="Simulate the core with Verilator and run Welch's t-test between traces of "
                     "a fixed plaintext and of random plaintexts under one key (or two fixed "
                     "plaintexts): each clock's sample is the Hamming distance of every register "
-                    "between its clock edges (zero-delay: no glitches, no routing; a board "
-                    "measurement is the final word). |t| > 4.5 at any clock fails.")
+                    "between its clock edges (hd), or of every cell output of the synthesized "
+                    "ECP5 netlist (toggle). Zero-delay: no glitches, no routing; a board "
+                    "measurement is the final word. |t| > 4.5 at any clock fails.")
     add_core_arguments(p, cipher_required=False)
     ext = p.add_argument_group("external core")
     ext.add_argument("--verilog", metavar="FILE", help="Verilog of an external core")
@@ -44,7 +47,8 @@ def register(subparsers) -> None:
     p.add_argument("--traces", type=count_upto(MAX_TRACES), required=True, metavar="N",
                    help="traces in both groups together (1e6 is fine)")
     p.add_argument("--model", choices=MODELS, default="hd",
-                   help="hd: Hamming distance of every register per clock (default)")
+                   help="hd: Hamming distance of every register per clock (default); toggle: of "
+                        "every LUT, mux, carry and flip-flop output of the synthesized netlist")
     p.add_argument("--noise", type=float, default=0.0, metavar="SIGMA",
                    help="Gaussian noise added to every sample (default 0)")
     p.add_argument("--order", type=int, choices=(1, 2), default=2,
@@ -98,15 +102,21 @@ def run(args) -> int:
         second = _hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
     if args.noise < 0 or args.noise != args.noise or args.noise == float("inf"):
         raise CipherfabError(f"--noise {args.noise}: a standard deviation, 0 or more")
-    model = LeakageModel(text, top, info)
+    if args.model == "toggle":
+        from .netlist_probe import probed_netlist
+        netlist, bits = probed_netlist(text, top)
+        model = LeakageModel(netlist, top, info, probe_bits=bits)
+    else:
+        model = LeakageModel(text, top, info)
     window = args.window or max(1, info.latency - 1)
     t0 = time.perf_counter()
     a = assess(model, key, fixed, args.traces, window, args.seed, args.noise, args.jobs,
                tuple(range(1, args.order + 1)), second)
     seconds = time.perf_counter() - t0
     f = a.facts
-    print(f"{top}: {args.traces:,} traces ({args.test}), HD model of {f['registers']} registers "
-          f"({f['register_bits']} bits), noise sigma {args.noise:g}; {window} clocks a trace; "
+    what = (f"toggle model of {model.probe_bits} netlist cell outputs" if model.probe_bits else
+            f"HD model of {f['registers']} registers ({f['register_bits']} bits)")
+    print(f"{top}: {args.traces:,} traces ({args.test}), {what}, noise sigma {args.noise:g}; {window} clocks a trace; "
           f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s")
     for order in a.t:
         worst = max(a.max_t[order][-1], 0.0)
