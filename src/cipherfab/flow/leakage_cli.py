@@ -144,12 +144,14 @@ def _write(out: Path, a, args, seconds: float) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    floor = 0.1                                       # a log axis: |t| of 0 drawn at 0.1
     for o in a.t:
-        left.plot([abs(x) for x in a.t[o]], label=f"order {o}")
-        right.plot(a.checkpoints, a.max_t[o], marker="o", label=f"order {o}")
+        left.plot([max(abs(x), floor) for x in a.t[o]], label=f"order {o}")
+        right.plot(a.checkpoints, [max(x, floor) for x in a.max_t[o]], marker="o", label=f"order {o}")
     for ax in (left, right):
-        ax.axhline(THRESHOLD, color="red", linestyle="--", linewidth=1)
+        ax.axhline(THRESHOLD, color="red", linestyle="--", linewidth=1, label="4.5")
         ax.set_ylabel("|t|")
+        ax.set_yscale("log")
         ax.legend()
     left.set_xlabel("clock after the block handshake")
     right.set_xlabel("traces")
