@@ -10,17 +10,18 @@ Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh rand
 AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only in the output register,
 ``out = s0 ^ s1`` of the last round.
 
-The round is the S-box pipeline closed on itself::
+The round is the S-box pipeline closed on itself, and it holds up to ``L`` blocks, one in
+each stage (as paper 002's interleaved round)::
 
-    accept (cycle 0):   s = (block ^ m ^ k0', m ^ k1'),  k' = (k0 ^ r, k1 ^ r)   (fresh m, r)
-    round 1 (cycle 1):  S-boxes <- s;  SubWord <- RotWord(w3 of k')
-    round r + 1 (cycle 1 + rL):  S-boxes <- MixColumns(ShiftRows(y)) ^ rk_r;  SubWord <- ...
-    last (cycle 1 + 10L):  out <- ShiftRows(y0) ^ rk0_10 ^ ShiftRows(y1) ^ rk1_10
+    a new block (stage 0 free):  S-boxes <- (block ^ m ^ k0', m ^ k1');  SubWord <- RotWord(w3 of k')
+                                 with k' = (k0 ^ r, k1 ^ r) kept as the key's shares (fresh m, r)
+    its round r's output arrives L clocks later, with its round and round key beside it:
+        round < 10:  S-boxes <- MixColumns(ShiftRows(y)) ^ rk_r;  SubWord <- RotWord(w3 of rk_r)
+        round 10:    buffer <- ShiftRows(y0) ^ rk0_10 ^ ShiftRows(y1) ^ rk1_10
 
-where ``y`` is the S-box output (two shares) and ``rk_r`` the round key made from
-``rk_(r-1)`` and SubWord's output in the same clock.  Between feeds the S-boxes take zero
-shares, so no value of a block is ever computed twice.  The key's shares are refreshed
-with fresh randomness at every block (``k'``) and kept.
+where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key, made from
+``rk_(r-1)`` (which travelled beside it) and SubWord's output in the same clock.  A stage no
+block enters takes zero shares, so no value of a block is computed twice.
 
 Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.trivium`) through one
 register, a fresh bit for every gadget every clock (20 x 34) plus 256 bits for the block's
@@ -30,15 +31,18 @@ split into shares with fresh randomness; until then share 1 is zero.  ``prng="of
 **test mode**: every random bit is zero, the shares are ``(x, 0)``, the core computes AES
 unmasked (its leakage assessment must fail; that shows the assessment can fail).
 
-Timing (the same for every key and data): latency ``2 + 10 L`` = 72 clocks; a block is
-accepted when none is in flight and the output register is free (or being read), so 72
-clocks per block, in a feedback mode too; the key setup is the bank's warm-up.
+Timing (the same for every key and data): latency ``10 L + 1`` = 71 clocks.  A block enters
+when stage 0 is free (no block arrives there to go on) and fewer than ``L + 1`` blocks are
+owed (or one is being read), so the ring fills with ``L`` blocks in ``L`` clocks and each
+leaves for the output buffer as the next enters: 10 clocks per block back to back, 71 in a
+feedback mode.  A key waits until no block is in the ring; its setup is the bank's warm-up.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Const, Module, Mux, Signal
 from amaranth.lib import wiring
+from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
 from ...hw.masked import MaskedCircuit, Schedule
@@ -54,13 +58,14 @@ SCHEDULE = Schedule(GATES, INPUTS, OUTPUTS)
 L = SCHEDULE.latency
 GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
 MASK_BITS = 256                                     # the block's mask and the key refresh
-LATENCY = 2 + NR * L
+LATENCY = NR * L + 1                                # the last round's arrival, then the buffer
+BUFFER = L + 1                                      # every block in flight and one being read
 KEY_SETUP = -(-WARMUP // MAX_WIDTH) + 3    # seed, the bank's warm-up, its output register, split
 
 
 def random_bits_per_block() -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
-    return {"used": MASK_BITS + NR * GADGET_BITS, "generated": LATENCY * (GADGET_BITS + MASK_BITS)}
+    return {"used": MASK_BITS + NR * GADGET_BITS, "generated": NR * (GADGET_BITS + MASK_BITS)}
 
 
 class MaskedAES(wiring.Component):
@@ -77,8 +82,8 @@ class MaskedAES(wiring.Component):
         super().__init__(CoreSignature(CoreInfo(
             cipher="aes", arch="masked", params={"key_bits": 128, "direction": "encrypt", "prng": prng},
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
-            directions=("encrypt",), latency=LATENCY, cycles_per_block=LATENCY,
-            cycles_per_block_feedback=LATENCY, blocks_in_flight=1, key_setup_cycles=KEY_SETUP,
+            directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
+            cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
             notes=(f"first-order masked (2 shares, HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
@@ -92,61 +97,58 @@ class MaskedAES(wiring.Component):
             rand[GADGET_BITS + 128:]
 
         k = [Signal(128, name=f"k{i}") for i in range(2)]            # the key's shares
-        rk = [Signal(128, name=f"rk{i}") for i in range(2)]          # this round's key
-        s = [Signal(128, name=f"s{i}") for i in range(2)]            # the state after loading
         sbox_in = [Signal(128, name=f"sbox_in{i}") for i in range(2)]
         word_in = [Signal(32, name=f"word_in{i}") for i in range(2)]
         y, sw = self._sboxes(m, sbox_in, word_in, gadget)
 
-        # -- control: the clock within the round and the round -------------------------
-        busy = Signal()
-        phase = Signal(range(L))                        # clocks since round 1 went in, mod L
-        rnd = Signal(range(NR + 1))                     # round whose S-box output is awaited
-        feed_first = Signal()                           # the loaded state goes in now
-        out_valid, out_data = self.block_out.valid, self.block_out.payload
-        keyed, key_wait = Signal(), Signal(range(KEY_SETUP + 1))
-        taking = out_valid & self.block_out.ready
-        m.d.comb += [
-            self.block_in.ready.eq(keyed & (key_wait == 0) & ~busy & ~self.key.valid
-                                   & (~out_valid | self.block_out.ready)),
-            self.key.ready.eq(~busy),
-            self.busy.eq(busy | out_valid | (key_wait != 0)),
-        ]
-        with m.If(taking):
-            m.d.sync += out_valid.eq(0)
-        arrived = Signal()                              # y holds round rnd's S-box output
-        m.d.comb += arrived.eq(busy & ~feed_first & (phase == 0))
-
-        # -- the round key made from rk and SubWord's output ---------------------------
-        rk_next = [self._next_round_key(rk[i], sw[i], i, rnd) for i in range(2)]
+        # -- the ring: what travels beside each S-box stage ------------------------------
+        # stage j holds what went into the S-boxes j clocks ago; the last one arrives now
+        valid = [Signal(name=f"valid_s{j}") for j in range(L)]
+        rnd = [Signal(range(NR + 1), name=f"round_s{j}") for j in range(L)]
+        rk = [[Signal(128, name=f"rk{i}_s{j}") for i in range(2)] for j in range(L)]
+        here_valid, here_rnd, here_rk = valid[-1], rnd[-1], rk[-1]
+        rk_next = [self._next_round_key(here_rk[i], sw[i], i, here_rnd) for i in range(2)]
         middle = [mix_columns(m, shift_rows(y[i]), f"mix{i}") ^ rk_next[i] for i in range(2)]
         last = [shift_rows(y[i]) ^ rk_next[i] for i in range(2)]
+        going_on = here_valid & (here_rnd != NR)
+        finishing = here_valid & (here_rnd == NR)
 
-        # -- what the S-boxes take this clock ------------------------------------------
-        for i in range(2):
-            with m.If(feed_first):
-                m.d.comb += [sbox_in[i].eq(s[i]), word_in[i].eq(rot_word(words_of(rk[i])[3]))]
-            with m.Elif(arrived & (rnd != NR)):
-                m.d.comb += [sbox_in[i].eq(middle[i]), word_in[i].eq(rot_word(words_of(rk_next[i])[3]))]
-        m.d.sync += feed_first.eq(0)
-
-        # -- a block in, the rounds, the result out ------------------------------------
+        # -- blocks out: a buffer with room for every block in flight; a block is taken
+        # while fewer than BUFFER are owed, or one is being read ---------------------------
+        m.submodules.buffer = buffer = SyncFIFO(width=128, depth=BUFFER)
+        held = Signal(range(BUFFER + 1))                # accepted, not yet taken
+        in_flight = Signal(range(L + 1))
+        keyed, key_wait = Signal(), Signal(range(KEY_SETUP + 1))
         start = self.block_in.valid & self.block_in.ready
-        with m.If(start):
+        given = self.block_out.valid & self.block_out.ready
+        m.d.comb += [
+            self.block_in.ready.eq(keyed & (key_wait == 0) & ~self.key.valid & ~going_on
+                                   & ((held < BUFFER) | given)),
+            self.key.ready.eq(in_flight == 0),
+            buffer.w_data.eq(last[0] ^ last[1]), buffer.w_en.eq(finishing),
+            self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
+            buffer.r_en.eq(self.block_out.ready),
+            self.busy.eq((held != 0) | (key_wait != 0)),
+        ]
+        m.d.sync += [held.eq(held + start - given), in_flight.eq(in_flight + start - finishing)]
+
+        # -- what the S-boxes take this clock: the arriving block's next round, or a new
+        # block (its shares and the key's, refreshed), or zero shares --------------------
+        fresh = [k[i] ^ refresh for i in range(2)]
+        with m.If(going_on):
             for i in range(2):
-                kr = k[i] ^ refresh
-                m.d.sync += [k[i].eq(kr), rk[i].eq(kr),
-                             s[i].eq((self.block_in.payload if i == 0 else 0) ^ mask ^ kr)]
-            m.d.sync += [busy.eq(1), feed_first.eq(1), phase.eq(0), rnd.eq(1)]
-        with m.Elif(busy):
-            m.d.sync += phase.eq(Mux(phase == L - 1, 0, phase + 1))
-            with m.If(arrived):
-                m.d.sync += [rk[i].eq(rk_next[i]) for i in range(2)]
-                with m.If(rnd == NR):
-                    m.d.sync += [busy.eq(0), out_valid.eq(1), out_data.eq(last[0] ^ last[1]),
-                                 s[0].eq(0), s[1].eq(0)]
-                with m.Else():
-                    m.d.sync += rnd.eq(rnd + 1)
+                m.d.comb += [sbox_in[i].eq(middle[i]), word_in[i].eq(rot_word(words_of(rk_next[i])[3]))]
+        with m.Elif(start):
+            for i in range(2):
+                m.d.comb += [sbox_in[i].eq((self.block_in.payload if i == 0 else 0) ^ mask ^ fresh[i]),
+                             word_in[i].eq(rot_word(words_of(fresh[i])[3]))]
+            m.d.sync += [k[i].eq(fresh[i]) for i in range(2)]
+        m.d.sync += [valid[0].eq(going_on | start), rnd[0].eq(Mux(going_on, here_rnd + 1, 1))]
+        for i in range(2):
+            m.d.sync += rk[0][i].eq(Mux(going_on, rk_next[i], Mux(start, fresh[i], 0)))
+        for j in range(1, L):
+            m.d.sync += [valid[j].eq(valid[j - 1]), rnd[j].eq(rnd[j - 1]),
+                         rk[j][0].eq(rk[j - 1][0]), rk[j][1].eq(rk[j - 1][1])]
         self._key_load(m, k, keyed, key_wait, rand)
         return m
 
