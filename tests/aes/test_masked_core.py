@@ -5,6 +5,7 @@ this is the quick check of the design itself.)"""
 
 import random
 
+import pytest
 from amaranth.sim import Simulator
 
 from cipherfab.ciphers.aes import reference as ref
@@ -14,6 +15,7 @@ FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
 
 
+@pytest.mark.slow          # tests/test_cores.py checks the registered point through Verilator
 def test_masked_core_encrypts_at_its_declared_timing():
     dut = MaskedAES(prng="on")
     rng = random.Random(20)
