@@ -474,8 +474,8 @@ def _verify(points, book, root: Path, args, gcm=()) -> int:
                              "machine": ledger.machine(), "points": n, "passed": n - failed,
                              "failed": failed, "wall_seconds": round(wall, 1),
                              "phases": {k: round(v, 1) for k, v in phases.items()}}
-            everything = all_points(None)
-            book.write_summary(everything, _states(everything, book, root, os.cpu_count() or 1))
+            everything = all_points(None)     # from the ledger alone: no point generated again
+            book.write_summary(everything, recorded_states(everything, book, root))
         book.save()
         print(f"ledger: {book.path} ({len(book.points)} points recorded)")
     print(f"{n - failed} passed, {failed} failed ({n} cores, {wall:.0f} s)")
