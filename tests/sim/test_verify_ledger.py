@@ -193,3 +193,17 @@ def test_update_readme_never_calls_a_point_with_a_changed_generator_passed(tmp_p
     states = verify.recorded_states(all_points("toyxor"), ledger.Ledger(book), verify.vector_root(None))
     assert states[tops[1]] == "stale: generator changed, Verilog not compared yet"
     assert states[tops[0]] == "fresh"
+
+
+def test_a_run_of_one_architecture_does_not_generate_the_others_again(tmp_path, capsys):
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--random", "50", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    for top, e in data["points"].items():
+        if "_fixed_" in top or top.endswith("fixed"):
+            e["generator_digest"] = "old"
+    book.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _verify("--all", "--changed", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
+    assert "generating them again" not in capsys.readouterr().err
+    assert "| toyxor | fixed | 1 | 0 | 0 | 1 | 0 |" in (tmp_path / "summary.md").read_text()
