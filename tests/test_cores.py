@@ -16,7 +16,14 @@ from cipherfab.sim.verify import verify_point
 VECTORS = Path(cipherfab.__file__).parent / "vectors" / "kat"   # the KAT files verify runs
 
 
-@pytest.mark.parametrize("params", all_points(test_only=True), ids=lambda p: p.top)
+#: points whose Verilator build takes about a minute: checked with ``-m slow`` (and by
+#: ``verify --all``); the default run checks the masked core in Amaranth's simulator
+#: (tests/aes/test_masked_core.py)
+SLOW = {"masked"}
+
+
+@pytest.mark.parametrize("params", [pytest.param(p, marks=[pytest.mark.slow] if p.arch in SLOW else [])
+                                    for p in all_points(test_only=True)], ids=lambda p: p.top)
 def test_core_passes_kat_random_and_timing(params):
     res = verify_point(params, VECTORS, random_blocks=2000, seed=1)
     assert res["ok"], res["line"]

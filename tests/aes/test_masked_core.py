@@ -1,11 +1,11 @@
 """The masked AES-128 core (ciphers.aes.masked) in Amaranth's simulator: FIPS-197's example
-and a random block under a random key, at the declared latency and key setup.  (The
-prng-off test mode and every other check run through Verilator in `cipherfab verify`;
-this is the quick check of the design itself.)"""
+and a random block under a random key, at the declared latency and key setup.  This is the
+default run's check of the masked core; its Verilator build takes about a minute, so its
+KAT files, random run and timing are tests/test_cores.py's with ``-m slow`` and ``cipherfab
+verify --all``'s (the ledger)."""
 
 import random
 
-import pytest
 from amaranth.sim import Simulator
 
 from cipherfab.ciphers.aes import reference as ref
@@ -15,7 +15,6 @@ FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
 
 
-@pytest.mark.slow          # tests/test_cores.py checks the registered point through Verilator
 def test_masked_core_encrypts_at_its_declared_timing():
     dut = MaskedAES(prng="on")
     rng = random.Random(20)
