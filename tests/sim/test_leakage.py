@@ -9,7 +9,8 @@ import pytest
 from cipherfab.cli import main
 from cipherfab.generate import generate_verilog
 from cipherfab.registry import resolve
-from cipherfab.sim.leakage import LeakageModel, assess, checkpoints, merge, registers, t_values
+from cipherfab.sim import leakage
+from cipherfab.sim.leakage import LeakageModel, assess, checkpoints, merge, pieces, registers, t_values
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
@@ -56,16 +57,60 @@ def iterative():
     return LeakageModel(text, p.top, info), info
 
 
-def test_the_unmasked_core_fails_at_once_and_fixed_vs_fixed_finds_nothing(iterative):
+def test_the_unmasked_core_fails_at_once_and_fixed_vs_fixed_finds_nothing(iterative, monkeypatch):
     model, info = iterative
+    monkeypatch.setattr(leakage, "PIECE", 500)            # four pieces over two processes
     a = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, jobs=2)
-    assert a.facts["registers"] > 30 and a.facts["jobs"] == 2
+    assert a.facts["registers"] > 30 and a.facts["jobs"] == 2 and a.facts["pieces"] == 4
     assert a.first_crossing(1) is not None and a.first_crossing(1) <= 500
     assert max(abs(t) for t in a.t[1]) > 4.5
     same = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, second=FIPS_PT)
     # one block in both groups: only the first trace (after the key) differs from the others
     assert max(abs(t) for t in same.t[1]) < 4.5 and same.first_crossing(1) is None
     assert same.first_crossing(2) is None
+
+
+def test_pieces_share_every_checkpoint():
+    cps = checkpoints(25_000)
+    work = pieces(25_000, cps)
+    assert [s for s, _ in work] == [8334, 8333, 8333]
+    for s, shares in work:
+        assert shares[-1] == s and shares == sorted(shares)
+    assert [sum(shares[k] for _, shares in work) for k in range(len(cps))] == cps
+    few = pieces(10 ** 9, checkpoints(10 ** 9))              # 100,000 pieces: most get none of 100
+    assert len(few) == 100_000 and few[99][1][0] == 1 and few[100][1][0] == 0
+
+
+def test_pieces_with_no_share_of_a_checkpoint(iterative, monkeypatch):
+    model, info = iterative
+    monkeypatch.setattr(leakage, "PIECE", 10)             # 200 pieces: half of them have none of the first 100
+    a = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1)
+    assert a.facts["pieces"] == 200 and all(v > 0 for v in a.max_t[1])
+    assert a.first_crossing(1) is not None and a.first_crossing(1) <= 500
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def test_an_interrupted_run_goes_on_from_its_saved_pieces_to_the_same_result(iterative, monkeypatch, tmp_path):
+    model, info = iterative
+    monkeypatch.setattr(leakage, "PIECE", 400)            # five pieces
+    whole = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1)
+
+    def stop_after_two(done, total, resumed):
+        if done == 2:
+            raise _Interrupted
+    with pytest.raises(_Interrupted):
+        assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, save=tmp_path, progress=stop_after_two)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["piece-0.npz", "piece-1.npz"]
+    (tmp_path / "piece-1.npz").write_bytes(b"cut short")    # a piece written when the run stopped
+    seen = []
+    again = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, jobs=2, save=tmp_path,
+                   progress=lambda *a: seen.append(a))
+    assert again.facts["resumed"] == 1 and seen[0] == (2, 5, 1) and seen[-1] == (5, 5, 1)
+    assert again.t == whole.t and again.max_t == whole.max_t    # neither the processes nor the stop change it
+    assert again.facts["cycles"] == whole.facts["cycles"]
 
 
 @pytest.mark.parametrize("argv, words", [

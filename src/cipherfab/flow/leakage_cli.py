@@ -5,13 +5,15 @@ synthesizes the core first, :mod:`.netlist_probe`)."""
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
 from ..argtypes import count_upto
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
-from ..sim.leakage import MODELS, THRESHOLD, LeakageModel, assess, describe_t
+from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, describe_t, run_key
+from ..sim.verilated import cache_dir_default
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
 FIPS_PT = "00112233445566778899aabbccddeeff"
@@ -45,7 +47,8 @@ def register(subparsers) -> None:
     ext.add_argument("--top", metavar="NAME", help="its top module")
     ext.add_argument("--info", metavar="JSON", help="its declaration (a generated core's .json sidecar)")
     p.add_argument("--traces", type=count_upto(MAX_TRACES), required=True, metavar="N",
-                   help="traces in both groups together (1e6 is fine)")
+                   help="traces in both groups together (1e6 is fine); run in pieces of 10,000, so a stopped "
+                        "run goes on from its saved pieces when the same command runs again")
     p.add_argument("--model", choices=MODELS, default="hd",
                    help="hd: Hamming distance of every register per clock (default); toggle: of "
                         "every LUT, mux, carry and flip-flop output of the synthesized netlist")
@@ -91,6 +94,18 @@ def _core(args):
     return text, params.top, info
 
 
+def _progress(t0: float):
+    """A line when a run resumes, and about twenty lines over a long run."""
+    def report(done: int, total: int, resumed: int) -> None:
+        if resumed and done == resumed + 1:
+            print(f"leakage: resumed from {resumed} of {total} pieces ({PIECE:,} traces each) saved by an "
+                  "interrupted run", flush=True)
+        step = max(1, total // 20)
+        if total > 1 and (done % step == 0 or done == total):
+            print(f"leakage: {done}/{total} pieces, {time.perf_counter() - t0:.0f} s", flush=True)
+    return report
+
+
 def run(args) -> int:
     text, top, info = _core(args)
     key = _hex_block(info.key_bits)(args.trace_key)
@@ -109,15 +124,19 @@ def run(args) -> int:
     else:
         model = LeakageModel(text, top, info)
     window = args.window or max(1, info.latency - 1)
+    save = cache_dir_default() / "leakage-runs" / run_key(model, key, fixed, second, args.traces, window,
+                                                          args.seed, args.noise)
     t0 = time.perf_counter()
     a = assess(model, key, fixed, args.traces, window, args.seed, args.noise, args.jobs,
-               tuple(range(1, args.order + 1)), second)
+               tuple(range(1, args.order + 1)), second, save=save, progress=_progress(t0))
     seconds = time.perf_counter() - t0
+    shutil.rmtree(save, ignore_errors=True)
     f = a.facts
     what = (f"toggle model of {model.probe_bits} netlist cell outputs" if model.probe_bits else
             f"HD model of {f['registers']} registers ({f['register_bits']} bits)")
+    again = f" (this run: {f['pieces'] - f['resumed']} of {f['pieces']} pieces; the others saved by an earlier run)" if f["resumed"] else ""
     print(f"{top}: {args.traces:,} traces ({args.test}), {what}, noise sigma {args.noise:g}; {window} clocks a trace; "
-          f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s")
+          f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s{again}")
     for order in a.t:
         worst = max(a.max_t[order][-1], 0.0)
         crossed = a.first_crossing(order)

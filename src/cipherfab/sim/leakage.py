@@ -178,41 +178,90 @@ def checkpoints(traces: int) -> list[int]:
     return out + [traces]
 
 
+#: traces in one piece of a run: the unit that runs in a process and is saved, so a long run
+#: interrupted (a session's end) goes on from its saved pieces
+PIECE = 10_000
+
+
+def pieces(traces: int, cps: list[int]) -> list[tuple[int, list[int]]]:
+    """``traces`` cut into pieces of at most :data:`PIECE`: each piece's trace count and its
+    share of every checkpoint, as if the traces were dealt out to the pieces in turn (so the
+    shares of a checkpoint add up to it).  Seeded by their index, the pieces do not depend on
+    the number of processes."""
+    n = max(1, math.ceil(traces / PIECE))
+    share = lambda c, i: c // n + (i < c % n)
+    return [(share(traces, i), [share(c, i) for c in cps]) for i in range(n)]
+
+
 def assess(model: LeakageModel, key: bytes, fixed: bytes, traces: int, window: int, seed: int = 1,
-           noise: float = 0.0, jobs: int = 1, orders=(1, 2), second: bytes | None = None) -> Assessment:
-    """The t-test over ``traces`` traces, split over ``jobs`` processes (their moments merged);
-    ``second``: fixed-vs-fixed against that block."""
+           noise: float = 0.0, jobs: int = 1, orders=(1, 2), second: bytes | None = None,
+           save: Path | None = None, progress=None) -> Assessment:
+    """The t-test over ``traces`` traces in pieces of :data:`PIECE`, ``jobs`` processes at a
+    time (their moments merged in piece order); ``second``: fixed-vs-fixed against that block.
+    ``save``: a folder where each finished piece's moments are kept; a piece found there is not
+    run again (the folder's name must cover everything the run depends on: :func:`run_key`).
+    ``progress(done, total, resumed)`` is called as pieces finish."""
     cps = checkpoints(traces)
-    shares = [traces // jobs + (i < traces % jobs) for i in range(jobs)]
-    per_job = [[max(1, round(c * s / traces)) for c in cps] for s in shares]
-    for p, s in zip(per_job, shares):           # ascending, the last one the job's count
-        p[-1] = s
-        for i in range(len(p) - 2, -1, -1):
-            p[i] = min(p[i], p[i + 1])
-    args = [(model, key, fixed, s, window, p, seed * 1000 + i, noise, second)
-            for i, (s, p) in enumerate(zip(shares, per_job)) if s]
-    if len(args) == 1:
-        results = [_one(*args[0])]
+    work = pieces(traces, cps)
+    args = {i: (model, key, fixed, s, window, p, seed * 1000 + i, noise, second)
+            for i, (s, p) in enumerate(work)}
+    results = {}
+    if save is not None:
+        for i in args:
+            f = save / f"piece-{i}.npz"
+            if f.is_file():
+                try:
+                    with np.load(f) as z:
+                        results[i] = (z["moments"], {k: int(z[k]) for k in ("registers", "register_bits", "cycles")})
+                except (OSError, ValueError, KeyError):
+                    pass                                 # a piece cut short while written: run it again
+        save.mkdir(parents=True, exist_ok=True)
+    resumed = len(results)
+
+    def keep(i, result):
+        results[i] = result
+        if save is not None:
+            tmp = save / f"piece-{i}.tmp.npz"
+            np.savez(tmp, moments=result[0], **result[1])
+            tmp.replace(save / f"piece-{i}.npz")
+        if progress:
+            progress(len(results), len(work), resumed)
+
+    todo = [i for i in args if i not in results]
+    if jobs == 1 or len(todo) <= 1:
+        for i in todo:
+            keep(i, _one(*args[i]))
     else:
-        from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(max_workers=len(args)) as pool:
-            results = list(pool.map(_one_star, args))
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            futures = {pool.submit(_one, *args[i]): i for i in todo}
+            for f in as_completed(futures):
+                keep(futures[f], f.result())
     total = results[0][0]
-    for more, _ in results[1:]:
-        total = merge(total, more)
-    a = Assessment(model.top, traces, window, cps, facts={**results[0][1], "jobs": len(args)})
+    for i in range(1, len(work)):
+        total = merge(total, results[i][0])
+    a = Assessment(model.top, traces, window, cps,
+                   facts={**results[0][1], "cycles": sum(r[1]["cycles"] for r in results.values()),
+                          "jobs": min(jobs, len(work)), "pieces": len(work), "resumed": resumed})
     for order in orders:
         a.t[order] = [float(x) for x in t_values(total[-1], order)]
         a.max_t[order] = [float(np.max(np.abs(t_values(total[i], order)))) for i in range(len(cps))]
     return a
 
 
+def run_key(model: LeakageModel, *parts) -> str:
+    """A name for a run's saved pieces: the compiled model and every argument that shapes the
+    traces (key, blocks, trace count, window, seed, noise)."""
+    text = "\0".join([model.library.name, *(p.hex() if isinstance(p, bytes) else repr(p) for p in parts)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
 def _one(model, key, fixed, traces, window, cps, seed, noise, second):
-    return model.moments(key, fixed, traces, window, cps, seed, noise, second)
-
-
-def _one_star(args):
-    return _one(*args)
+    """One piece's moments at each of its checkpoints (a share of none: no traces, zeros)."""
+    counts = sorted({c for c in cps if c > 0})
+    m, facts = model.moments(key, fixed, traces, window, counts, seed, noise, second)
+    none = np.zeros(m.shape[1:])
+    return np.stack([m[counts.index(c)] if c else none for c in cps]), facts
 
 
 def describe_t(value: float) -> str:
