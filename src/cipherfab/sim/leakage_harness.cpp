@@ -50,6 +50,36 @@ template <std::size_t W> void put(VlWide<W>& port, const uint8_t* b, int n) {
 }
 
 struct Var { const uint8_t* data; std::size_t bytes; };
+// Slots of one width (1, 2, 4 or 8 bytes: Verilator's CData, SData, IData, QData, the words
+// of wide values and the elements of arrays) and each one's last value.
+struct Group { std::vector<const uint8_t*> data; std::vector<uint64_t> last; };
+
+template <typename T> inline uint64_t bits(const uint8_t* const* data, std::size_t n, uint64_t* last) {
+    uint64_t hd = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        T x;
+        std::memcpy(&x, data[i], sizeof x);
+        hd += (uint64_t)__builtin_popcountll((uint64_t)x ^ last[i]);
+        last[i] = (uint64_t)x;
+    }
+    return hd;
+}
+
+// The bits a group's slots switched since `last`, which takes the new values.  Most of a
+// trace's time for a large core (a masked one: 12,000 registers): on x86-64 a clone with the
+// POPCNT instruction is picked at load time where the CPU has it (else libgcc's popcount).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+uint64_t switched(Group& g, int bytes) {
+    const std::size_t n = g.data.size();
+    switch (bytes) {
+        case 1: return bits<uint8_t>(g.data.data(), n, g.last.data());
+        case 2: return bits<uint16_t>(g.data.data(), n, g.last.data());
+        case 4: return bits<uint32_t>(g.data.data(), n, g.last.data());
+        default: return bits<uint64_t>(g.data.data(), n, g.last.data());
+    }
+}
 
 }  // namespace
 
@@ -107,37 +137,25 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
 #endif
         r->registers = (int64_t)vars.size();
         if (vars.empty()) throw std::runtime_error("no public registers in the model");
-        // Each variable's last value, as 64-bit words; a clock's sample is the popcount of
-        // what changed, and the words are updated in the same pass.
-        std::vector<uint64_t> last;
-        struct Slot { const uint8_t* data; uint32_t bytes; uint32_t at; };
-        std::vector<Slot> slots;
+        // Each variable's last value in slots of its width (words of 8 bytes for wide ones, the
+        // last one 4); a clock's sample is the popcount of what changed, updated in the same pass.
+        Group groups[4];                                   // 1, 2, 4, 8 bytes
+        const int widths[4] = {1, 2, 4, 8};
         for (const auto& v : vars) {
-            for (std::size_t off = 0; off < v.bytes; off += 8) {
-                uint32_t n = (uint32_t)std::min<std::size_t>(8, v.bytes - off);
-                slots.push_back({v.data + off, n, (uint32_t)last.size()});
-                last.push_back(0);
+            for (std::size_t off = 0; off < v.bytes;) {       // 8-byte words, then 4, 2, 1
+                int k = 3;
+                while (widths[k] > (int)(v.bytes - off)) --k;
+                groups[k].data.push_back(v.data + off);
+                groups[k].last.push_back(0);
+                off += (std::size_t)widths[k];
             }
         }
-        auto load = [](const Slot& s) -> uint64_t {
-            switch (s.bytes) {
-                case 1: return *s.data;
-                case 2: { uint16_t x; std::memcpy(&x, s.data, 2); return x; }
-                case 4: { uint32_t x; std::memcpy(&x, s.data, 4); return x; }
-                case 8: { uint64_t x; std::memcpy(&x, s.data, 8); return x; }
-                default: { uint64_t x = 0; std::memcpy(&x, s.data, s.bytes); return x; }
-            }
-        };
-        auto snapshot = [&]() { for (const auto& s : slots) last[s.at] = load(s); };
         auto distance = [&]() {
             uint64_t hd = 0;
-            for (const auto& s : slots) {
-                uint64_t x = load(s);
-                hd += (uint64_t)__builtin_popcountll(x ^ last[s.at]);
-                last[s.at] = x;
-            }
+            for (int k = 0; k < 4; ++k) hd += switched(groups[k], widths[k]);
             return (double)hd;
         };
+        auto snapshot = [&]() { distance(); };
         r->register_bits = (int64_t)(8 * total);
 
         int64_t cyc = 0;
