@@ -12,7 +12,7 @@ from pathlib import Path
 from ..argtypes import count_upto
 from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
-from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, describe_t, run_key
+from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, check_core, describe_t, run_key
 from ..sim.verilated import cache_dir_default
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
@@ -73,7 +73,9 @@ def register(subparsers) -> None:
 
 
 def _core(args):
-    """(Verilog text, top, declaration) of the generated point or the external core."""
+    """(top, declaration, a function giving the Verilog) of the generated point or the
+    external core: the declaration is read first, so bad options are refused before the
+    Verilog is made."""
     external = [o for o in ("verilog", "top", "info") if getattr(args, o)]
     if external:
         missing = [f"--{o}" for o in ("verilog", "top", "info") if not getattr(args, o)]
@@ -81,17 +83,18 @@ def _core(args):
             raise CipherfabError("an external core is --verilog FILE --top NAME --info JSON, without CIPHER"
                                  if not missing else f"an external core also needs {', '.join(missing)}")
         from ..hw.info import load_info
-        try:
-            text = Path(args.verilog).read_text()
-        except OSError as e:
-            raise CipherfabError(f"cannot read {args.verilog}: {e.strerror or e}") from None
-        return text, args.top, load_info(args.info)
+
+        def text():
+            try:
+                return Path(args.verilog).read_text()
+            except OSError as e:
+                raise CipherfabError(f"cannot read {args.verilog}: {e.strerror or e}") from None
+        return args.top, load_info(args.info), text
     if not args.cipher:
         raise CipherfabError("nothing to assess: give CIPHER (e.g. aes) or --verilog FILE --top NAME --info JSON")
-    from ..generate import generate_verilog
+    from ..generate import declaration, generate_verilog
     params = params_from_args(args)
-    text, info, _ = generate_verilog(params)
-    return text, params.top, info
+    return params.top, declaration(params), lambda: generate_verilog(params)[0]
 
 
 def _progress(t0: float):
@@ -107,7 +110,8 @@ def _progress(t0: float):
 
 
 def run(args) -> int:
-    text, top, info = _core(args)
+    top, info, make_text = _core(args)
+    check_core(top, info)
     key = _hex_block(info.key_bits)(args.trace_key)
     fixed = _hex_block(info.block_bits)(args.fixed)
     second = None
@@ -117,6 +121,7 @@ def run(args) -> int:
         second = _hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
     if args.noise < 0 or args.noise != args.noise or args.noise == float("inf"):
         raise CipherfabError(f"--noise {args.noise}: a standard deviation, 0 or more")
+    text = make_text()
     if args.model == "toggle":
         from .netlist_probe import probed_netlist
         netlist, bits = probed_netlist(text, top)

@@ -73,16 +73,21 @@ class _Leak(ctypes.Structure):
                 ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512)]
 
 
+def check_core(top: str, info) -> None:
+    """Refuse a core the harness cannot trace (from its declaration alone)."""
+    if info.key_interface != "stream" or info.clocks:
+        raise CipherfabError(f"{top}: leakage runs cores with a key stream and one clock")
+    if len(info.directions) != 1 or info.directions[0] != "encrypt":
+        raise CipherfabError(f"{top}: leakage runs encrypt-only cores (the trace is an encryption)")
+
+
 class LeakageModel:
     """A core (Verilog text, top, declaration) compiled for leakage traces: its registers
     (``hd``), or, given ``probe_bits``, a synthesized netlist whose ``cf_probe`` output carries
     that many cell outputs (``toggle``: :mod:`cipherfab.flow.netlist_probe`)."""
 
     def __init__(self, verilog: str, top: str, info, cache_dir=None, probe_bits: int | None = None):
-        if info.key_interface != "stream" or info.clocks:
-            raise CipherfabError(f"{top}: leakage runs cores with a key stream and one clock")
-        if len(info.directions) != 1 or info.directions[0] != "encrypt":
-            raise CipherfabError(f"{top}: leakage runs encrypt-only cores (the trace is an encryption)")
+        check_core(top, info)
         self.top, self.info = top, info
         text, _ = fold(verilog)
         self.probe_bits = probe_bits
