@@ -11,7 +11,10 @@ Theory of operation
 Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
 ``SyncFIFOBuffered`` of ``depth`` blocks (default 512) with the block's sideband
-(last flag, byte count), which Yosys maps to block RAM.  A message ends with
+(last flag, byte count), which Yosys maps to block RAM.  The input FIFO's read data
+goes through one register stage (:class:`~.stream_register.StreamRegister`) before the
+engine: a block RAM's clock-to-output feeding a core's first round directly cost the
+default system a third of its core's Fmax on ECP5.  A message ends with
 ``tlast``; its last block may be partial (CTR: the output has the message's length).
 ECB and CBC take whole blocks only (the host pads): a partial block in those modes
 raises the sticky ``length_error`` (its output is cut to the message's length and is
@@ -23,7 +26,7 @@ in GCM, where :class:`~.gcm.GcmLayer` drives the engine (with the lengths ``aad_
 smallest that keeps up with the core, None: no GCM); ``start`` takes effect while the
 engine is idle.  Counters, cleared by ``start``:
 ``blocks_in`` (blocks into the core), ``blocks_out`` (blocks out of it),
-``starved`` (clocks the engine could have taken a block but the input FIFO was empty,
+``starved`` (clocks the engine could have taken a block but none was there from the input FIFO,
 while a message is open), ``blocked`` (clocks a result waited for room in the output FIFO).
 """
 
@@ -36,6 +39,7 @@ from amaranth.lib.wiring import In, Out
 
 from .axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from .gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
+from .stream_register import StreamRegister
 from .info import info_of
 from .modes import Mode, ModeEngine
 
@@ -91,6 +95,8 @@ class Accelerator(wiring.Component):
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
         m.submodules.fifo_in = fifo_in = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
         m.submodules.fifo_out = fifo_out = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
+        # the input FIFO's read data comes from a block RAM: registered before the engine
+        m.submodules.fifo_in_reg = fifo_in_reg = StreamRegister(b + side_bits)
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
@@ -114,9 +120,11 @@ class Accelerator(wiring.Component):
             # AXI4-Stream -> input FIFO
             fifo_in.w_data.eq(axis_in.blocks.payload.as_value()),
             fifo_in.w_en.eq(axis_in.blocks.valid), axis_in.blocks.ready.eq(fifo_in.w_rdy),
-            # input FIFO -> (GCM) engine
-            gcm.data_in.payload.eq(fifo_in.r_data),
-            gcm.data_in.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(gcm.data_in.ready),
+            # input FIFO -> register -> (GCM) engine
+            fifo_in_reg.i.payload.eq(fifo_in.r_data),
+            fifo_in_reg.i.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(fifo_in_reg.i.ready),
+            gcm.data_in.payload.eq(fifo_in_reg.o.payload),
+            gcm.data_in.valid.eq(fifo_in_reg.o.valid), fifo_in_reg.o.ready.eq(gcm.data_in.ready),
             # (GCM) engine -> output FIFO
             fifo_out.w_data.eq(gcm.data_out.payload.as_value()),
             fifo_out.w_en.eq(gcm.data_out.valid), gcm.data_out.ready.eq(fifo_out.w_rdy),
@@ -125,7 +133,7 @@ class Accelerator(wiring.Component):
             axis_out.blocks.valid.eq(fifo_out.r_rdy), fifo_out.r_en.eq(axis_out.blocks.ready),
         ]
         open_ = Signal()                  # a message started and its last block not yet in
-        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & (fifo_out.level == 0)
+        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & ~fifo_in_reg.o.valid & (fifo_out.level == 0)
                                  & ~axis_in.blocks.valid & ~self.m_axis.valid)
         took = gcm.data_in.valid & gcm.data_in.ready
         side = gcm.data_in.payload.side
@@ -143,7 +151,7 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.length_error.eq(1)
             with m.If(gcm.data_out.valid & gcm.data_out.ready):
                 m.d.sync += self.blocks_out.eq(self.blocks_out + 1)
-            with m.If(open_ & gcm.data_in.ready & ~fifo_in.r_rdy):
+            with m.If(open_ & gcm.data_in.ready & ~gcm.data_in.valid):
                 m.d.sync += self.starved.eq(self.starved + 1)
             with m.If(gcm.data_out.valid & ~fifo_out.w_rdy):
                 m.d.sync += self.blocked.eq(self.blocked + 1)

@@ -58,6 +58,7 @@ from amaranth.lib.wiring import In, Out
 
 from .ghash_unit import GHASH
 from .modes import Mode
+from .stream_register import StreamRegister
 
 BITS = 128
 LENGTH_BITS = 32                 #: the byte-count registers (a message of up to 4 GiB - 1)
@@ -178,9 +179,12 @@ class GcmLayer(wiring.Component):
         hashing = Signal()                     # a block queued or being multiplied
         if self.queue:
             m.submodules.ghash_queue = q = SyncFIFOBuffered(width=BITS, depth=self.queue)
+            m.submodules.ghash_queue_reg = qr = StreamRegister(BITS)   # a block RAM's read data
             m.d.comb += [q.w_en.eq(feed.valid), q.w_data.eq(feed.payload), feed.ready.eq(q.w_rdy),
-                         gh.block.valid.eq(q.r_rdy), gh.block.payload.eq(q.r_data),
-                         q.r_en.eq(gh.block.ready), hashing.eq(gh.busy | (q.level != 0))]
+                         qr.i.valid.eq(q.r_rdy), qr.i.payload.eq(q.r_data), q.r_en.eq(qr.i.ready),
+                         gh.block.valid.eq(qr.o.valid), gh.block.payload.eq(qr.o.payload),
+                         qr.o.ready.eq(gh.block.ready),
+                         hashing.eq(gh.busy | (q.level != 0) | qr.o.valid)]
         else:
             wiring.connect(m, feed, gh.block)
             m.d.comb += hashing.eq(gh.busy)
