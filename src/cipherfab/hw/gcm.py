@@ -111,13 +111,31 @@ def _blocks(n):
     return (n >> 4) + (n[:4] != 0)
 
 
-def _mask(m: Module, left, length, name: str):
-    """The block as kept: every byte on all blocks but the last of a section, which keeps
-    its first ``length mod 16`` bytes (16 when that is 0)."""
+class _Count:
+    """A count of blocks with its tests for 1 and 0 kept in registers beside it, so the
+    masks and the last-block flags that depend on them start from flip-flops, not from a
+    29-bit compare (on ECP5 that compare was the system's worst path).  Every change goes
+    through :meth:`load` or :meth:`dec`."""
+
+    def __init__(self, name: str):
+        self.value = Signal(LENGTH_BITS - 3, name=name)
+        self.one = Signal(name=f"{name}_is_1")
+        self.zero = Signal(init=1, name=f"{name}_is_0")
+
+    def load(self, v):
+        return [self.value.eq(v), self.one.eq(v == 1), self.zero.eq(v == 0)]
+
+    def dec(self):
+        return [self.value.eq(self.value - 1), self.one.eq(self.value == 2), self.zero.eq(self.one)]
+
+
+def _mask(m: Module, last, length, name: str):
+    """The block as kept: every byte on all blocks but the last of a section (``last``),
+    which keeps its first ``length mod 16`` bytes (16 when that is 0)."""
     last_bytes = Signal(range(17), name=f"{name}_last_bytes")
     m.d.comb += last_bytes.eq(Mux(length[:4] == 0, 16, length[:4]))
     keep = Signal(range(17), name=f"{name}_keep")
-    m.d.comb += keep.eq(Mux(left == 1, last_bytes, 16))
+    m.d.comb += keep.eq(Mux(last, last_bytes, 16))
     mask = Signal(BITS, name=f"{name}_mask")
     m.d.comb += mask.eq(Cat(*[Mux(keep > 15 - i, Const(0xFF, 8), Const(0, 8)) for i in range(16)]))
     return mask, keep
@@ -166,8 +184,8 @@ class GcmLayer(wiring.Component):
         aad_n, text_n, iv_n = (Signal(LENGTH_BITS, name=n) for n in ("aad_n", "text_n", "iv_n"))
         tag_n = Signal(5)
         h, j0, ej0, tag = (Signal(BITS, name=n) for n in ("h", "j0", "ej0", "tag_reg"))
-        left = Signal(LENGTH_BITS - 3)         # blocks left in this input section
-        out_left = Signal(LENGTH_BITS - 3)     # text blocks still to come out of the engine
+        left = _Count("left")                  # blocks left in this input section
+        out_left = _Count("out_left")          # text blocks still to come out of the engine
         want_ej0 = Signal()                    # the engine's next output is E_K(J0)
         gclear = Signal()
         m.d.sync += gclear.eq(0)
@@ -220,7 +238,7 @@ class GcmLayer(wiring.Component):
         m.d.comb += [a_bits.eq(aad_n * 8), c_bits.eq(text_n * 8),
                      gcm_len.eq(Mux(phase == Phase.IV_LEN, iv_n * 8, Cat(c_bits, a_bits)))]
         section_len = Mux(phase == Phase.IV_HASH, iv_n, Mux(phase == Phase.AAD, aad_n, text_n))
-        in_mask, _ = _mask(m, left, section_len, "in")
+        in_mask, _ = _mask(m, left.one, section_len, "in")
         given = self.data_in.payload.data
         last_in = self.data_in.payload.side.last
         took_in = self.data_in.valid & self.data_in.ready
@@ -233,12 +251,12 @@ class GcmLayer(wiring.Component):
             with m.Case(Phase.IV_HASH, Phase.AAD):
                 m.d.comb += [feed.valid.eq(self.data_in.valid), feed.payload.eq(given & in_mask),
                              self.data_in.ready.eq(feed.ready),
-                             final.eq((left == 1) & Mux(phase == Phase.IV_HASH, ~more_after_iv,
+                             final.eq(left.one & Mux(phase == Phase.IV_HASH, ~more_after_iv,
                                                         ~more_after_aad))]
             with m.Case(Phase.IV_LEN, Phase.LEN):
                 m.d.comb += [feed.valid.eq(1), feed.payload.eq(gcm_len)]
             with m.Case(Phase.TEXT):
-                m.d.comb += [self.e_in.payload.data.eq(given), final.eq((left == 1) & ~decrypt)]
+                m.d.comb += [self.e_in.payload.data.eq(given), final.eq(left.one & ~decrypt)]
                 with m.If(decrypt):             # GHASH takes the ciphertext as it goes in
                     m.d.comb += [self.e_in.valid.eq(self.data_in.valid & feed.ready),
                                  feed.valid.eq(self.data_in.valid & self.e_in.ready),
@@ -256,7 +274,7 @@ class GcmLayer(wiring.Component):
         took_g = feed.valid & feed.ready
 
         # -- the output side: H, E_K(J0), then the text; the tag last ---------------------
-        out_mask, out_keep = _mask(m, out_left, text_n, "out")
+        out_mask, out_keep = _mask(m, out_left.one, text_n, "out")
         ct = Signal(BITS)
         m.d.comb += ct.eq(self.e_out.payload.data & out_mask)
         text_out = ((phase == Phase.TEXT) | (phase == Phase.DRAIN)) & ~want_ej0
@@ -266,14 +284,14 @@ class GcmLayer(wiring.Component):
             m.d.comb += self.e_out.ready.eq(1)
             m.d.sync += [h.eq(self.e_out.payload.data), gclear.eq(1),
                          phase.eq(Mux(iv_n == 12, Phase.CTR_START, Phase.IV_HASH)),
-                         left.eq(_blocks(iv_n))]
+                         *left.load(_blocks(iv_n))]
         with m.If(want_ej0 & self.e_out.valid):
             m.d.comb += self.e_out.ready.eq(1)
             m.d.sync += [ej0.eq(self.e_out.payload.data), want_ej0.eq(0)]
-        with m.If(text_out & (out_left != 0)):
+        with m.If(text_out & ~out_left.zero):
             m.d.comb += [self.data_out.payload.data.eq(ct),
                          self.data_out.payload.side.bytes.eq(Mux(decrypt, out_keep, 16)),
-                         self.data_out.payload.side.last.eq(decrypt & (out_left == 1))]
+                         self.data_out.payload.side.last.eq(decrypt & out_left.one)]
             with m.If(decrypt):
                 m.d.comb += [self.data_out.valid.eq(self.e_out.valid),
                              self.e_out.ready.eq(self.data_out.ready)]
@@ -283,7 +301,7 @@ class GcmLayer(wiring.Component):
                              feed.payload.eq(ct),
                              self.e_out.ready.eq(self.data_out.ready & feed.ready)]
             with m.If(self.e_out.valid & self.e_out.ready):
-                m.d.sync += out_left.eq(out_left - 1)
+                m.d.sync += out_left.dec()
         with m.If(phase == Phase.TAG_OUT):
             m.d.comb += [self.data_out.valid.eq(1), self.data_out.payload.data.eq(tag),
                          self.data_out.payload.side.bytes.eq(tag_n),
@@ -296,8 +314,8 @@ class GcmLayer(wiring.Component):
                     m.d.sync += phase.eq(Phase.H_WAIT)
             with m.Case(Phase.IV_HASH):
                 with m.If(took_g):
-                    m.d.sync += left.eq(left - 1)
-                    with m.If(left == 1):
+                    m.d.sync += left.dec()
+                    with m.If(left.one):
                         m.d.sync += phase.eq(Phase.IV_LEN)
             with m.Case(Phase.IV_LEN):
                 with m.If(took_g):
@@ -310,25 +328,25 @@ class GcmLayer(wiring.Component):
                     m.d.comb += [self.e_start.eq(1), self.e_iv.eq(j0),
                                  self.e_mode.eq(Mux(decrypt, Mode.GCM_DECRYPT, Mode.GCM_ENCRYPT))]
                     m.d.sync += [phase.eq(Phase.J0_FEED), gclear.eq(1), want_ej0.eq(1),
-                                 j0.eq(0), out_left.eq(_blocks(text_n))]
+                                 j0.eq(0), *out_left.load(_blocks(text_n))]
             with m.Case(Phase.J0_FEED):
                 with m.If(took_e):
                     m.d.sync += [phase.eq(Mux(aad_n != 0, Phase.AAD,
                                               Mux(text_n != 0, Phase.TEXT, Phase.DRAIN))),
-                                 left.eq(Mux(aad_n != 0, _blocks(aad_n), _blocks(text_n)))]
+                                 *left.load(Mux(aad_n != 0, _blocks(aad_n), _blocks(text_n)))]
             with m.Case(Phase.AAD):
                 with m.If(took_g):
-                    m.d.sync += left.eq(left - 1)
-                    with m.If(left == 1):
+                    m.d.sync += left.dec()
+                    with m.If(left.one):
                         m.d.sync += [phase.eq(Mux(text_n != 0, Phase.TEXT, Phase.DRAIN)),
-                                     left.eq(_blocks(text_n))]
+                                     *left.load(_blocks(text_n))]
             with m.Case(Phase.TEXT):
                 with m.If(took_in):
-                    m.d.sync += left.eq(left - 1)
-                    with m.If(left == 1):
+                    m.d.sync += left.dec()
+                    with m.If(left.one):
                         m.d.sync += phase.eq(Phase.DRAIN)
             with m.Case(Phase.DRAIN):
-                with m.If((out_left == 0) & ~want_ej0):
+                with m.If(out_left.zero & ~want_ej0):
                     m.d.sync += phase.eq(Phase.LEN)
             with m.Case(Phase.LEN):
                 with m.If(took_g):
