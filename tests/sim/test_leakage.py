@@ -65,9 +65,9 @@ def test_the_unmasked_core_fails_at_once_and_fixed_vs_fixed_finds_nothing(iterat
     assert a.first_crossing(1) is not None and a.first_crossing(1) <= 500
     assert max(abs(t) for t in a.t[1]) > 4.5
     same = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, second=FIPS_PT)
-    # one block in both groups: only the first trace (after the key) differs from the others
-    assert max(abs(t) for t in same.t[1]) < 4.5 and same.first_crossing(1) is None
-    assert same.first_crossing(2) is None
+    # one block in both groups: every trace the same (the encryptions right after the key,
+    # which start from other register values, are not traces), in every piece
+    assert all(v == 0 for v in same.max_t[1] + same.max_t[2]), same.max_t
 
 
 def test_pieces_share_every_checkpoint():
