@@ -196,13 +196,17 @@ class GcmLayer(wiring.Component):
         feed = stream.Signature(BITS).create(path=("ghash_feed",))   # every block GHASH takes
         hashing = Signal()                     # a block queued or being multiplied
         if self.queue:
+            # registers on both sides of the block RAM: the feed's muxes and masks before its
+            # write port, its read data before the multiplier
+            m.submodules.ghash_feed_reg = fr = StreamRegister(BITS)
             m.submodules.ghash_queue = q = SyncFIFOBuffered(width=BITS, depth=self.queue)
-            m.submodules.ghash_queue_reg = qr = StreamRegister(BITS)   # a block RAM's read data
-            m.d.comb += [q.w_en.eq(feed.valid), q.w_data.eq(feed.payload), feed.ready.eq(q.w_rdy),
+            m.submodules.ghash_queue_reg = qr = StreamRegister(BITS)
+            wiring.connect(m, feed, fr.i)
+            m.d.comb += [q.w_en.eq(fr.o.valid), q.w_data.eq(fr.o.payload), fr.o.ready.eq(q.w_rdy),
                          qr.i.valid.eq(q.r_rdy), qr.i.payload.eq(q.r_data), q.r_en.eq(qr.i.ready),
                          gh.block.valid.eq(qr.o.valid), gh.block.payload.eq(qr.o.payload),
                          qr.o.ready.eq(gh.block.ready),
-                         hashing.eq(gh.busy | (q.level != 0) | qr.o.valid)]
+                         hashing.eq(gh.busy | fr.o.valid | (q.level != 0) | qr.o.valid)]
         else:
             wiring.connect(m, feed, gh.block)
             m.d.comb += hashing.eq(gh.busy)
