@@ -431,8 +431,8 @@ def _backend(jobs: int, scheduler: str | None, n: int):
 def _verify(points, book, root: Path, args, gcm=()) -> int:
     opt = os.environ.get(OPT_ENV, "-O0")
     # a GCM class runs thousands of messages through the whole system: its model is worth
-    # optimising (the pipeline's system, 296 CAVP records, compile and run: 316 s at -O0,
-    # 237 s at -O1; all 7875: 3158 s at -O0 in a verify run)
+    # optimising (the pipeline's class, CAVP GCM 7875 records and 200 random messages, in
+    # verify runs on 2 cores: 3158.5 s at -O0, 285.5 s at -O1)
     gcm_opt = os.environ.get(OPT_ENV, "-O1")
     n = len(points) + len(gcm)
     failed, done, phases = 0, 0, Counter()
