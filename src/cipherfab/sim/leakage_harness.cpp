@@ -173,16 +173,27 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
         m->rst = 1;
         for (int i = 0; i < 4; ++i) { settle(); tick(); }
         m->rst = 0;
-        put(m->key, r->key, KEY_BYTES);
-        m->key_valid = 1;
-        for (int64_t guard = 0;; ++guard) {
-            settle();
-            bool hs = m->key_ready;
-            tick();
-            if (hs) break;
-            if (guard > 100000) throw std::runtime_error("the core never took the key");
-        }
-        m->key_valid = 0;
+        // First a key drawn from this run's seed, then the trace key: a core whose random
+        // generators are reseeded through its key port (the masked one) starts each run from
+        // its own state, as a device must (seeded from entropy); runs restarting one state
+        // would reuse one mask sequence, trace for trace, and show first-order leakage that
+        // is the harness's, not the core's.  A core without generators just takes two keys.
+        auto load_key = [&](const uint8_t* key) {
+            put(m->key, key, KEY_BYTES);
+            m->key_valid = 1;
+            for (int64_t guard = 0;; ++guard) {
+                settle();
+                bool hs = m->key_ready;
+                tick();
+                if (hs) break;
+                if (guard > 100000) throw std::runtime_error("the core never took the key");
+            }
+            m->key_valid = 0;
+        };
+        uint8_t start_key[KEY_BYTES];
+        for (int i = 0; i < KEY_BYTES; ++i) start_key[i] = (uint8_t)rng();
+        load_key(start_key);
+        load_key(r->key);
 
         const int64_t W = r->window;
         std::vector<double> acc((std::size_t)2 * W * 5, 0.0);   // n, mean, M2, M3, M4
