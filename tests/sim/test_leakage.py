@@ -10,7 +10,7 @@ from cipherfab.cli import main
 from cipherfab.generate import generate_verilog
 from cipherfab.registry import resolve
 from cipherfab.sim import leakage
-from cipherfab.sim.leakage import LeakageModel, assess, checkpoints, merge, pieces, registers, t_values
+from cipherfab.sim.leakage import LeakageModel, assess, checkpoints, merge, pieces, registers, run_key, t_values
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
@@ -87,6 +87,16 @@ def test_pieces_with_no_share_of_a_checkpoint(iterative, monkeypatch):
     a = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1)
     assert a.facts["pieces"] == 200 and all(v > 0 for v in a.max_t[1])
     assert a.first_crossing(1) is not None and a.first_crossing(1) <= 500
+
+
+def test_saved_pieces_are_named_by_everything_that_shapes_them(iterative, monkeypatch):
+    model, _ = iterative
+    base = run_key(model, FIPS_KEY, FIPS_PT, None, 2000, 11, 1, 0.0)
+    assert base == run_key(model, FIPS_KEY, FIPS_PT, None, 2000, 11, 1, 0.0)
+    assert base != run_key(model, FIPS_KEY, FIPS_PT, None, 2000, 11, 2, 0.0)        # another seed
+    assert base != run_key(model, FIPS_KEY, FIPS_PT, FIPS_PT, 2000, 11, 1, 0.0)     # fixed-vs-fixed
+    monkeypatch.setattr(leakage, "PIECE", 500)            # other pieces: other shares of the checkpoints
+    assert base != run_key(model, FIPS_KEY, FIPS_PT, None, 2000, 11, 1, 0.0)
 
 
 class _Interrupted(Exception):

@@ -135,11 +135,11 @@ def run(args) -> int:
     a = assess(model, key, fixed, args.traces, window, args.seed, args.noise, args.jobs,
                tuple(range(1, args.order + 1)), second, save=save, progress=_progress(t0))
     seconds = time.perf_counter() - t0
-    shutil.rmtree(save, ignore_errors=True)
     f = a.facts
     what = (f"toggle model of {model.probe_bits} netlist cell outputs" if model.probe_bits else
             f"HD model of {f['registers']} registers ({f['register_bits']} bits)")
-    again = f" (this run: {f['pieces'] - f['resumed']} of {f['pieces']} pieces; the others saved by an earlier run)" if f["resumed"] else ""
+    again = (f" (this run: {f['pieces'] - f['resumed']} of {f['pieces']} pieces; the others saved by an "
+             "earlier run)" if f["resumed"] else "")
     print(f"{top}: {args.traces:,} traces ({args.test}), {what}, noise sigma {args.noise:g}; {window} clocks a trace; "
           f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s{again}")
     for order in a.t:
@@ -150,6 +150,7 @@ def run(args) -> int:
         print(f"order {order}: max |t| {describe_t(worst)} at clock {a.worst_clock(order)}; {verdict}")
     if args.out:
         _write(Path(args.out), a, args, seconds)
+    shutil.rmtree(save, ignore_errors=True)     # kept until the results are written
     return 0
 
 

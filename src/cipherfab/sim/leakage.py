@@ -255,9 +255,10 @@ def assess(model: LeakageModel, key: bytes, fixed: bytes, traces: int, window: i
 
 
 def run_key(model: LeakageModel, *parts) -> str:
-    """A name for a run's saved pieces: the compiled model and every argument that shapes the
-    traces (key, blocks, trace count, window, seed, noise)."""
-    text = "\0".join([model.library.name, *(p.hex() if isinstance(p, bytes) else repr(p) for p in parts)])
+    """A name for a run's saved pieces: the compiled model, the piece size and every argument
+    that shapes the traces (key, blocks, trace count, window, seed, noise)."""
+    text = "\0".join([model.library.name, f"piece {PIECE}",
+                       *(p.hex() if isinstance(p, bytes) else repr(p) for p in parts)])
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
