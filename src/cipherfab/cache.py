@@ -5,6 +5,8 @@
 * ``builds/``     - build measurements, one JSON per cache key (:mod:`cipherfab.flow.cache`)
 * ``verilated/``  - compiled Verilator harness libraries (:mod:`cipherfab.sim.verilated`)
 * ``failed/``     - tool files and logs of failed builds, one folder per cache key
+* ``systems/``    - accelerator-system Verilog the simulated system was made from, one JSON per
+  key over the point, the shape and every source file it came from (:mod:`cipherfab.generate`)
 * ``tools.json``  - the tools' own version lines, per installed package version
 
 Everything here can be deleted at any time; it only costs time to rebuild.
@@ -34,6 +36,10 @@ def verilated() -> Path:
 
 def failed() -> Path:
     return root() / "failed"
+
+
+def systems() -> Path:
+    return root() / "systems"
 
 
 def tools_file() -> Path:

@@ -61,7 +61,7 @@ class Accelerator:
         if fmax_mhz is not None and fmax_problem(fmax_mhz):
             raise CipherfabError(f"fmax: {fmax_problem(fmax_mhz)}")
         # the same file `generate --system` writes; width and depth checked before elaborating
-        verilog, top, facts = system_verilog(params, width, depth)
+        verilog, top, facts = system_verilog(params, width, depth, cached=True)
         width, depth = facts["axis_width"], facts["fifo_depth"]
         self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
         self.fmax_mhz = fmax_mhz or 100.0
