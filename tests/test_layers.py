@@ -21,7 +21,7 @@ ALLOWED = {
     "sim": {"errors", "argtypes", "cache", "registry", "hw", "lint", "generate", "vectors", "cluster",
             "readme", "verilog_files"},
     "flow": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files"},
-    "host": {"errors", "argtypes", "registry", "hw", "generate", "sim", "vectors"},
+    "host": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "vectors"},
     "study": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "flow", "host",
               "cluster", "readme", "cli"},
 }

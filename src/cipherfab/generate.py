@@ -176,51 +176,11 @@ def system_shape(params: CoreParams, width: int | None, depth: int | None,
     return width, depth
 
 
-def system_verilog(params: CoreParams, width: int | None = None, depth: int | None = None,
-                   cached: bool = False) -> tuple[str, str, dict]:
-    """(Verilog, top, facts) of the accelerator system around a core point.  ``cached``: kept
-    in the cache (``systems/``) under a key over the point, the shape and every source file
-    that makes it (the verification ledger's digest of the system), so a simulation does not
-    elaborate it again (~7 s); points whose core is not a package module are not kept."""
-    width, depth = system_shape(params, width, depth, ("width", "depth"))
-    path = _system_cache_path(params, width, depth) if cached else None
-    if path is not None:
-        try:
-            kept = json.loads(path.read_text())
-            return kept["verilog"], kept["top"], kept["facts"]
-        except (OSError, ValueError, KeyError, TypeError):
-            pass                        # absent or unreadable: made again and saved over it
-    made = _system_verilog(params, width, depth)
-    if path is not None:
-        _save(path, json.dumps(dict(zip(("verilog", "top", "facts"), made))))
-    return made
-
-
-def _system_cache_path(params: CoreParams, width: int, depth: int) -> Path | None:
-    from . import cache
-    from .host.verify_gcm import digest
-    from .sim import ledger
-    if ledger._core_file(ledger._core_of(params)) is None:   # a module outside the package
-        return None
-    key = hashlib.sha256(f"{params.top}\0{width}\0{depth}\0{__version__}\0"
-                         f"{digest(params)}".encode()).hexdigest()[:32]
-    return cache.systems() / f"{key}.json"
-
-
-def _save(path: Path, text: str) -> None:
-    """Write atomically (a racing writer writes the same); a cache that cannot be written
-    only costs the next run the time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    except OSError:
-        pass
-
-
-def _system_verilog(params: CoreParams, width: int, depth: int) -> tuple[str, str, dict]:
+def system_verilog(params: CoreParams, width: int | None = None,
+                   depth: int | None = None) -> tuple[str, str, dict]:
+    """(Verilog, top, facts) of the accelerator system around a core point."""
     from .hw.system import AcceleratorSystem, info_word, system_top
+    width, depth = system_shape(params, width, depth, ("width", "depth"))
     top = system_top(params.top, width, depth)
     try:
         system = AcceleratorSystem(make_core(params), width=width, depth=depth)

@@ -4,8 +4,7 @@ again, and a cache that cannot be written only costs time."""
 
 import pytest
 
-from cipherfab import generate
-from cipherfab.host import verify_gcm
+from cipherfab.host import system_cache
 from cipherfab.registry import resolve
 
 POINT = dict(arch="iterative", sbox="lut")
@@ -20,47 +19,40 @@ def made(monkeypatch, tmp_path):
     def fake(params, width, depth):
         calls.append((params.top, width, depth))
         return f"// made {len(calls)}", f"top_{width}_{depth}", {"axis_width": width, "n": len(calls)}
-    monkeypatch.setattr(generate, "_system_verilog", fake)
+    monkeypatch.setattr(system_cache, "make_system_verilog", fake)
     return calls
 
 
 def test_made_once_then_read_back(made, tmp_path):
     p = resolve("aes", **POINT)
-    first = generate.system_verilog(p, None, None, cached=True)
-    again = generate.system_verilog(p, None, None, cached=True)
+    first = system_cache.system_verilog(p, None, None)
+    again = system_cache.system_verilog(p, None, None)
     assert again == first and len(made) == 1
     assert len(list((tmp_path / "cache" / "systems").glob("*.json"))) == 1
 
 
-def test_not_cached_unless_asked(made):
-    p = resolve("aes", **POINT)
-    generate.system_verilog(p, None, None)
-    generate.system_verilog(p, None, None)
-    assert len(made) == 2
-
-
 def test_shape_point_and_source_are_in_the_key(made, monkeypatch):
     p = resolve("aes", **POINT)
-    generate.system_verilog(p, None, None, cached=True)
-    generate.system_verilog(p, 32, None, cached=True)              # another width
-    generate.system_verilog(p, None, 64, cached=True)              # another depth
-    generate.system_verilog(resolve("aes", arch="iterative", sbox="rom"), None, None, cached=True)
+    system_cache.system_verilog(p, None, None)
+    system_cache.system_verilog(p, 32, None)              # another width
+    system_cache.system_verilog(p, None, 64)              # another depth
+    system_cache.system_verilog(resolve("aes", arch="iterative", sbox="rom"), None, None)
     assert len(made) == 4
-    real = verify_gcm.digest
-    monkeypatch.setattr(verify_gcm, "digest", lambda params: real(params) + "changed")
-    text, _, _ = generate.system_verilog(p, None, None, cached=True)   # a source file changed
+    real = system_cache.system_digest
+    monkeypatch.setattr(system_cache, "system_digest", lambda params: real(params) + "changed")
+    text, _, _ = system_cache.system_verilog(p, None, None)   # a source file changed
     assert len(made) == 5 and text == "// made 5"
 
 
 @pytest.mark.parametrize("damage", [b"", b"{not json", b'{"verilog": "x"}', b"[1, 2]"])
 def test_a_damaged_file_is_made_again(made, tmp_path, damage):
     p = resolve("aes", **POINT)
-    generate.system_verilog(p, None, None, cached=True)
+    system_cache.system_verilog(p, None, None)
     (kept,) = (tmp_path / "cache" / "systems").glob("*.json")
     kept.write_bytes(damage)
-    text, _, _ = generate.system_verilog(p, None, None, cached=True)
+    text, _, _ = system_cache.system_verilog(p, None, None)
     assert text == "// made 2"
-    assert generate.system_verilog(p, None, None, cached=True)[0] == "// made 2"   # saved over it
+    assert system_cache.system_verilog(p, None, None)[0] == "// made 2"   # saved over it
 
 
 def test_a_cache_that_cannot_be_written_costs_only_time(made, monkeypatch, tmp_path):
@@ -68,12 +60,12 @@ def test_a_cache_that_cannot_be_written_costs_only_time(made, monkeypatch, tmp_p
     blocker.write_text("")
     monkeypatch.setenv("CIPHERFAB_CACHE", str(blocker))
     p = resolve("aes", **POINT)
-    assert generate.system_verilog(p, None, None, cached=True)[0] == "// made 1"
-    assert generate.system_verilog(p, None, None, cached=True)[0] == "// made 2"
+    assert system_cache.system_verilog(p, None, None)[0] == "// made 1"
+    assert system_cache.system_verilog(p, None, None)[0] == "// made 2"
 
 
 def test_cores_outside_the_package_are_not_kept(made, toy_registry, tmp_path):
     p = resolve("toyxor", "pipe", stages=3)
-    generate.system_verilog(p, None, None, cached=True)
-    generate.system_verilog(p, None, None, cached=True)
+    system_cache.system_verilog(p, None, None)
+    system_cache.system_verilog(p, None, None)
     assert len(made) == 2 and not (tmp_path / "cache" / "systems").exists()

@@ -57,11 +57,12 @@ class Accelerator:
 
     def __init__(self, params: CoreParams, width: int | None = None, depth: int | None = None,
                  fmax_mhz: float | None = None, fmax_source: str | None = None):
-        from ..generate import declaration, system_verilog
+        from ..generate import declaration
+        from .system_cache import system_verilog
         if fmax_mhz is not None and fmax_problem(fmax_mhz):
             raise CipherfabError(f"fmax: {fmax_problem(fmax_mhz)}")
         # the same file `generate --system` writes; width and depth checked before elaborating
-        verilog, top, facts = system_verilog(params, width, depth, cached=True)
+        verilog, top, facts = system_verilog(params, width, depth)
         width, depth = facts["axis_width"], facts["fifo_depth"]
         self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
         self.fmax_mhz = fmax_mhz or 100.0

@@ -28,12 +28,9 @@ from pathlib import Path
 
 from ..registry import CoreParams, ciphers, resolve
 from ..sim import ledger
+from .system_cache import HARNESS, SYSTEM_ROOTS, system_digest  # noqa: F401 - SYSTEM_ROOTS, HARNESS: read here too
 
 GCM_FILE = "aes/gcmtestvectors/gcmEncryptExtIV128.rsp"
-SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
-                "vectors/gcm.py", "host/verify_gcm.py", "host/gcm_vectors.py",
-                "host/gcm_reference.py"]
-HARNESS = "sim/system_harness.cpp"
 
 
 def gcm_points(cipher: str | None = None, arch: str | None = None) -> list[CoreParams]:
@@ -59,9 +56,7 @@ def key(params: CoreParams) -> str:
 
 def digest(params: CoreParams) -> str:
     """The point's generator files and every file of the system around it."""
-    pkg = ledger._package()
-    files = set(ledger.generator_files(params)) | ledger._closure(ledger._parts(SYSTEM_ROOTS))
-    return ledger._digest(sorted(files | {pkg / HARNESS}))
+    return system_digest(params)
 
 
 def vectors(params: CoreParams, root: Path) -> dict:

@@ -1,0 +1,72 @@
+"""The accelerator system's Verilog for simulation, kept in the cache (``systems/``).
+
+Elaborating a system and placing its lint waivers takes about 7 s; ``encrypt``, ``decrypt``,
+``study system`` and ``verify``'s GCM classes make the same systems again and again.  An
+entry's key covers the point, the shape, the cipherfab version and :func:`system_digest`:
+every source file of the core and of the system around it, and the versions of the tools
+that shape the text (the verification ledger's digest of a GCM class), so a changed source
+never reuses an old text.  Points whose core is not a package module (test doubles) are
+not kept.  A damaged entry is made again; a cache that cannot be written costs only time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .. import __version__, cache
+from ..generate import system_shape, system_verilog as make_system_verilog
+from ..registry import CoreParams
+from ..sim import ledger
+
+#: the files of the system around a core (followed through their imports)
+SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
+                "vectors/gcm.py", "host/verify_gcm.py", "host/gcm_vectors.py",
+                "host/gcm_reference.py", "host/system_cache.py"]
+HARNESS = "sim/system_harness.cpp"
+
+
+def system_digest(params: CoreParams) -> str:
+    """The point's generator files and every file of the system around it."""
+    pkg = ledger._package()
+    files = set(ledger.generator_files(params)) | ledger._closure(ledger._parts(SYSTEM_ROOTS))
+    return ledger._digest(sorted(files | {pkg / HARNESS}))
+
+
+def system_verilog(params: CoreParams, width: int | None = None,
+                   depth: int | None = None) -> tuple[str, str, dict]:
+    """(Verilog, top, facts) as :func:`cipherfab.generate.system_verilog` makes them,
+    from the cache when this point, shape and source made them before."""
+    width, depth = system_shape(params, width, depth, ("width", "depth"))
+    path = _path(params, width, depth)
+    if path is not None:
+        try:
+            kept = json.loads(path.read_text())
+            return kept["verilog"], kept["top"], kept["facts"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass                        # absent or unreadable: made again and saved over it
+    made = make_system_verilog(params, width, depth)
+    if path is not None:
+        _save(path, json.dumps(dict(zip(("verilog", "top", "facts"), made))))
+    return made
+
+
+def _path(params: CoreParams, width: int, depth: int) -> Path | None:
+    if ledger._core_file(ledger._core_of(params)) is None:   # a module outside the package
+        return None
+    key = hashlib.sha256(f"{params.top}\0{width}\0{depth}\0{__version__}\0"
+                         f"{system_digest(params)}".encode()).hexdigest()[:32]
+    return cache.systems() / f"{key}.json"
+
+
+def _save(path: Path, text: str) -> None:
+    """Write atomically (a racing writer writes the same text)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError:
+        pass
