@@ -12,7 +12,7 @@ from pathlib import Path
 TEST_CACHE = Path(__file__).resolve().parent.parent / ".cipherfab-cache" / "tests"
 os.environ["CIPHERFAB_CACHE"] = str(TEST_CACHE)
 # the tests' simulations are short: compile time matters more than simulation speed
-os.environ.setdefault("CIPHERFAB_VERILATOR_OPT", "-O0")
+os.environ.setdefault("CIPHERFAB_VERILATOR_OPT", "short")   # -O0, -O1 for small cores (sim/verilated.py)
 
 
 import sys  # noqa: E402

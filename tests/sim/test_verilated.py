@@ -211,3 +211,16 @@ def test_shared_objects_in_a_fresh_cache(tmp_path):
         (pch,) = tmp_path.glob("pch-*/cf_pch.h.gch")
         assert pch.stat().st_size > 0
     assert not list(tmp_path.glob("build-*"))
+
+
+@pytest.mark.parametrize("env, chars, level", [
+    ("short", 25_000, "-O1"), ("short", 149_999, "-O1"), ("short", 150_000, "-O0"), ("short", None, "-O0"),
+    ("-O0", 25_000, "-O0"), ("-O2", 2_000_000, "-O2"), (None, 25_000, "-O2"), (None, 2_000_000, "-O1")])
+def test_optimisation_levels(monkeypatch, env, chars, level):
+    from cipherfab.sim import verilated
+    if env is None:
+        monkeypatch.delenv(verilated.OPT_ENV, raising=False)
+    else:
+        monkeypatch.setenv(verilated.OPT_ENV, env)
+    assert verilated.opt_levels(chars) == {"OPT_FAST": level, "OPT_SLOW": "-O0", "OPT_GLOBAL": level}
+    assert ("-fno-dfg" in verilated.verilator_flags(chars or 0)) == (level == "-O0" and (chars or 0) >= 1_000_000)

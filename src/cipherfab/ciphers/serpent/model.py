@@ -24,6 +24,8 @@ zeros; the eight words ``w[-8..-1]`` give the prekeys
 
 from __future__ import annotations
 
+import functools
+
 from ...errors import CipherfabError
 from ..ecb import MASK, EcbModel, from_words, rol, ror, words
 
@@ -46,13 +48,34 @@ KEY_BITS = (128, 192, 256)
 
 
 def bitslice(box, words):
-    """``box`` applied to the 32 nibbles (bit j of each word, word 0 least significant)."""
-    out = [0, 0, 0, 0]
-    for j in range(32):
-        v = box[sum(((words[k] >> j) & 1) << k for k in range(4))]
-        for k in range(4):
-            out[k] |= ((v >> k) & 1) << j
+    """``box`` applied to the 32 nibbles (bit j of each word, word 0 least significant):
+    each output word is the XOR of the monomials (ANDs of input words) of that output bit's
+    algebraic normal form, all 32 nibbles at once."""
+    mono = [MASK]
+    for m in range(1, 16):                      # mono[m]: the AND of the words in m
+        low = (m & -m).bit_length() - 1
+        mono.append(mono[m & (m - 1)] & words[low])
+    out = []
+    for terms in _anf(box):
+        v = 0
+        for m in terms:
+            v ^= mono[m]
+        out.append(v)
     return out
+
+
+@functools.cache
+def _anf(box: tuple) -> tuple:
+    """Per output bit, the monomials (input-bit sets) of its algebraic normal form."""
+    out = []
+    for k in range(4):
+        f = [(box[x] >> k) & 1 for x in range(16)]
+        for i in range(4):                      # the Moebius transform
+            for x in range(16):
+                if x >> i & 1:
+                    f[x] ^= f[x ^ (1 << i)]
+        out.append(tuple(m for m in range(16) if f[m]))
+    return tuple(out)
 
 
 def lt(x):
