@@ -6,7 +6,7 @@
 * ``verilated/``  - compiled Verilator harness libraries (:mod:`cipherfab.sim.verilated`)
 * ``failed/``     - tool files and logs of failed builds, one folder per cache key
 * ``systems/``    - accelerator-system Verilog the simulated system was made from, one JSON per
-  key over the point, the shape and every source file it came from (:mod:`cipherfab.generate`)
+  key over the point, the shape and every source file it came from (:mod:`cipherfab.host.system_cache`)
 * ``tools.json``  - the tools' own version lines, per installed package version
 
 Everything here can be deleted at any time; it only costs time to rebuild.

@@ -87,10 +87,10 @@ def test_the_gcm_digest_covers_every_file_that_makes_and_drives_the_system():
     file that runs while the system around a core is generated must be in it."""
     from cipherfab.generate import system_verilog
     from cipherfab.registry import resolve
-    from cipherfab.host import verify_gcm
+    from cipherfab.host import system_cache
     p = resolve("aes", "byte")
     ran = _ran(lambda: system_verilog(p, None, 8))
-    covered = set(ledger.generator_files(p)) | ledger._closure(ledger._parts(verify_gcm.SYSTEM_ROOTS))
+    covered = set(ledger.generator_files(p)) | ledger._closure(ledger._parts(system_cache.SYSTEM_ROOTS))
     missing = sorted(str(f.relative_to(PKG)) for f in ran - covered)
     assert not missing, f"{missing} ran but is not in the GCM digest"
     names = {str(f.relative_to(PKG)) for f in covered}

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from .. import __version__, cache
 from ..generate import system_shape, system_verilog as make_system_verilog
 from ..registry import CoreParams
 from ..sim import ledger
+from ..sim.verilated import _write_atomic
 
 #: the files of the system around a core (followed through their imports)
 SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
@@ -64,9 +64,6 @@ def _path(params: CoreParams, width: int, depth: int) -> Path | None:
 def _save(path: Path, text: str) -> None:
     """Write atomically (a racing writer writes the same text)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_text(text)
-        os.replace(tmp, path)
+        _write_atomic(path, text)
     except OSError:
         pass

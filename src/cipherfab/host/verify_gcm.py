@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..registry import CoreParams, ciphers, resolve
 from ..sim import ledger
-from .system_cache import HARNESS, SYSTEM_ROOTS, system_digest  # noqa: F401 - SYSTEM_ROOTS, HARNESS: read here too
+from .system_cache import system_digest
 
 GCM_FILE = "aes/gcmtestvectors/gcmEncryptExtIV128.rsp"
 
