@@ -16,7 +16,7 @@ def test_system_with_cocotb_and_cocotbext_axi(tmp_path, monkeypatch):
         monkeypatch.setenv(name, env[name])
     # the wheel's verilated.mk leaves the precompiled-header include flag empty, which breaks
     # the generated Makefile's compile lines; make takes the value from MAKEFLAGS
-    monkeypatch.setenv("MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include")
+    monkeypatch.setenv("MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0")
     params = resolve("aes", "interleaved", key_bits=128, direction="both", sbox="rom", stages=2)
     text, top, _ = system_verilog(params, width=32, depth=8)
     src = tmp_path / f"{top}.v"
