@@ -47,3 +47,21 @@ def test_study_says_it_once_up_front(kind, build, expected, monkeypatch):
                         "(one time, 1-5 min); the first builds wait for it")
     else:
         assert note is None
+
+
+def test_compile_pending_compiles_each_uncompiled_tool_once(monkeypatch):
+    """What tests/conftest.py runs before the test workers start."""
+    warmed, missing = [], "yowasp-icepack"
+    monkeypatch.setattr(tools, "needs_compiling", lambda t: t != "yowasp-ecppack")
+    monkeypatch.setattr(tools, "_warm_up", lambda exe, tool: warmed.append(tool))
+    real = tools.require
+
+    def require(tool):
+        if tool == missing:
+            raise tools.CipherfabError(f"{tool} not found")
+        return real(tool)
+    monkeypatch.setattr(tools, "require", require)
+    done = tools.compile_pending()
+    assert done == warmed == [t for t in tools.WASM if t not in ("yowasp-ecppack", missing)]
+    monkeypatch.setattr(tools, "needs_compiling", lambda t: False)
+    assert tools.compile_pending() == [] and len(warmed) == len(done)
