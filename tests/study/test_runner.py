@@ -392,8 +392,14 @@ def test_sweep_says_what_it_does_before_the_first_build(tmp_path, monkeypatch, c
     assert seen == [False, False] and tools.FIRST_USE_NOTES is True
     # without a progress display the first-use note still goes to stderr, once
     monkeypatch.setattr(runner, "first_use_note", lambda build, device, describe: "note: first use of X")
+    compiled = []
+    monkeypatch.setattr(tools, "compile_pending", lambda names: compiled.append(list(names)))
     runner.sweep(_points()[:1], [1], inline=True, show_progress=False, **FAKE)
     assert capsys.readouterr().err == "note: first use of X\n"
+    # and the tools are compiled once, before the builds (not by each worker at once)
+    from cipherfab.flow.build import tools_needed
+    from cipherfab.flow.devices import get_device
+    assert compiled == [list(tools_needed(get_device("ecp5-85k")))]
 
 
 def test_software_rankings_estimates_and_bars_in_the_report(tmp_path, monkeypatch):

@@ -527,6 +527,15 @@ def first_use_note(build: Callable | str | None, device: str, describe: dict) ->
     return note and note + "; the first builds wait for it"
 
 
+def _compile_tools(device: str) -> None:
+    """Let YoWASP compile the device's tools here, before any worker runs them: workers
+    starting an uncompiled tool at once would each compile it (:func:`~cipherfab.flow.tools.compile_pending`)."""
+    from ..flow import tools
+    from ..flow.build import tools_needed
+    from ..flow.devices import get_device
+    tools.compile_pending(tools_needed(get_device(device)))
+
+
 def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-85k",
           build: Callable | str | None = None, source_fn: Callable | str | None = None,
           jobs: int | None = None, scheduler: str | None = None, inline: bool = False,
@@ -561,6 +570,7 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
         note = first_use_note(build, device, backend.describe)
         if note:
             display.say(note, always=True)
+            _compile_tools(device)
         futures = {}
         for i, (p, s) in enumerate((p, s) for p in points for s in seeds):
             f = backend.submit(run_job, p, s, device, build, source_fn, use_cache)
