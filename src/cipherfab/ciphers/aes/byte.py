@@ -19,12 +19,14 @@ the result waits in the state registers until taken, and the next block is taken
 cycle after: **204 cycles per block**, back to back and in feedback use alike.
 
 **State.**  Four byte-wide shift registers, one per row (stage 0 = tail); row ``r``
-shifts when a byte of row ``r`` is written (``t % 4 == (r + 2) % 4``).  Byte ``(r, c)``
-of ``x_(k-1)`` is read at t = 4c + r from one of two or three fixed stages
-(:data:`ROW_TAPS`: which depends on how many bytes of ``x_k`` that row took since);
-the four row candidates are picked by ``t % 4`` and the key taps by ``t >= 16``:
+shifts at ``t % 4 == (r + 2) % 4`` from t = r + 2 on: four times to take the bytes of
+``x_k`` (t = r + 6 + 4c, rows 2 and 3 ending at t = 0 and 1 of the next round) and once
+before them, at t = r + 2, an idle shift (its byte falls off the end), so that one shift
+lies between any two reads of a row.  Byte ``(r, c)`` of ``x_(k-1)`` is read at
+t = 4c + r from one fixed stage, or for the columns that wrap around the row a second
+one (:data:`ROW_TAPS`): seven sources in all, where shifting on writes alone needs ten.
 ShiftRows is done by which register is read, no byte is ever moved.  The rows are
-4, 6, 5 and 4 bytes long; after the last write the ciphertext is in stages 3..0 of
+4, 7, 6 and 5 bytes long; after the last write the ciphertext is in stages 3..0 of
 every row, and ``block_out`` is wired straight from them.
 
 **MixColumns, byte-serially.**  The S-box outputs run through a free-running delay
@@ -56,8 +58,10 @@ cipher key is serialized by rotating ``KC`` (one LUT4 per bit: load or rotate), 
 block by the state's parallel load (one LUT4 per bit, AddRoundKey 0 included), the
 made byte is registered once (``OUT``) instead of being rebuilt at four row tails, and
 control decodes (``first``, ``col_end``) reach the parts as single wires.  These two
-128-bit parallel loads are about half the core's LUT4s; the S-box address selection
-(13 sources) is most of the rest.
+128-bit parallel loads are over half the core's LUT4s; the S-box address selection
+(7 state and 3 round-key sources) is most of the rest.  Wide LUTs (the PFU's muxes) do not
+pay here: ``--no-widelut`` maps this core to about a fifth fewer LUT4s than the default flow
+(docs/results/aes-space).
 """
 
 from __future__ import annotations
@@ -74,9 +78,9 @@ from .reference import SBOX
 from .round import bytes_of, from_bytes, xtime
 
 #: state row lengths (stage 0 = tail)
-ROW_LENGTH = (4, 6, 5, 4)
+ROW_LENGTH = (4, 7, 6, 5)
 #: stage of row r read at t = 4c + r, for c = 0..3
-ROW_TAPS = ((3, 2, 2, 2), (2, 1, 1, 5), (1, 0, 4, 4), (0, 3, 3, 3))
+ROW_TAPS = ((3, 3, 3, 3), (2, 2, 2, 6), (1, 1, 5, 5), (0, 4, 4, 4))
 LATENCY, CYCLES_PER_BLOCK, KEY_SETUP = 203, 204, 20
 
 
@@ -84,9 +88,9 @@ class ByteDatapath(wiring.Component):
     """The shared S-box, the four row registers of the state and byte-serial MixColumns.
 
     Control (from :class:`ByteAES`): ``t`` (round time; addresses the S-box), ``load``
-    (take ``block ^ cipher_key``), ``write`` (a state byte is written this clock, into row
-    ``(t + 2) % 4``), ``col_end`` (t % 4 == 0), ``mix`` (MixColumns on).  ``rk_taps`` are RK stages 0..3,
-    ``round_key`` the AddRoundKey byte.
+    (take ``block ^ cipher_key``), ``write`` (row ``(t + 2) % 4`` shifts this clock: takes
+    the made byte, or idles at t = 2..5), ``col_end`` (t % 4 == 0), ``mix`` (MixColumns on).
+    ``rk_taps`` are RK stages 0..3, ``round_key`` the AddRoundKey byte.
     """
 
     def __init__(self, sbox: str):
@@ -239,7 +243,7 @@ class ByteAES(wiring.Component):
             ks.rc_init.eq(start), ks.rc_next.eq(run & (t == 1)), ks.sub.eq(dp.sub),
             dp.block.eq(block), dp.cipher_key.eq(ks.cipher_key), dp.load.eq(start),
             dp.t.eq(t), dp.col_end.eq(t[:2] == 0),
-            dp.write.eq(run & ((t >= 6) | ((t <= 1) & (rnd != 1)))), dp.mix.eq(mix),
+            dp.write.eq(run & ((t >= 2) | ((t <= 1) & (rnd != 1)))), dp.mix.eq(mix),
             dp.rk_taps.eq(ks.rk_taps), dp.round_key.eq(ks.round_key),
             self.block_out.payload.eq(dp.result),
         ]
