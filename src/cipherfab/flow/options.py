@@ -1,7 +1,7 @@
 """Flow options: the synthesis and place-and-route choices that make a build a design point.
 
 A build is the design *and* the flow that measured it; these are the choices of the flow
-worth comparing (``cipherfab build --placer/--router/--no-abc9/--no-widelut``, and a
+worth comparing (``cipherfab build --placer/--router/--no-abc9/--no-widelut/--flatten``, and a
 study's flow axes).  The defaults are the flow every committed result was measured with,
 and they produce exactly the tool arguments of that flow, so a default build's cache
 key and record are what they were before the options existed.
@@ -17,6 +17,13 @@ key and record are what they were before the options existed.
   ``synth_ecp5`` on from its cell-mapping step.  ECP5 only.
 * **widelut**: LUTs wider than four inputs from two LUT4 and the slice's PFUMX/L6MUX21
   (default) or LUT4 only (``synth_ecp5 -nowidelut``).  ECP5 only.
+* **flatten**: synthesize the core flat (``--flatten``), or keep each declared part's module
+  as a hierarchy of its own (default: what the area split per part and the worst paths'
+  parts are read from, :mod:`.synth`).  Kept modules are a boundary ABC does not map
+  across: the AES column core with block-RAM S-boxes synthesized to 563 LUT4 with its
+  parts kept and 425 flat (Yosys 0.70, ``synth_ecp5 -abc9``), so ``--flatten`` measures a
+  core as a user's flat synthesis of it would; its record has no area split (everything
+  ``unassigned``) and its worst paths name no part.  Every device.
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -33,7 +40,7 @@ from .devices import Device
 PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
 #: the option names, as build() keywords, study point parameters and record keys
-NAMES = ("placer", "router", "abc9", "widelut")
+NAMES = ("placer", "router", "abc9", "widelut", "flatten")
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -46,6 +53,7 @@ class FlowOptions:
     router: str = "router1"
     abc9: bool = True
     widelut: bool = True
+    flatten: bool = False
 
     @classmethod
     def of(cls, **given) -> "FlowOptions":
@@ -59,7 +67,7 @@ class FlowOptions:
             raise CipherfabError(f"unknown placer {opts.placer!r}: choose {' or '.join(PLACERS)}")
         if opts.router not in ROUTERS:
             raise CipherfabError(f"unknown router '{opts.router}': choose router1 or router2")
-        for name in ("abc9", "widelut"):
+        for name in ("abc9", "widelut", "flatten"):
             if not isinstance(getattr(opts, name), bool):
                 raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
         return opts

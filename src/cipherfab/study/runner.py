@@ -95,7 +95,7 @@ class Point:
 
     def split(self) -> tuple[dict, dict]:
         """(design parameters, flow options): a point's flow options (``router``, ``placer``,
-        ``abc9``, ``widelut``) go to the build, the rest to the generator."""
+        ``abc9``, ``widelut``, ``flatten``) go to the build, the rest to the generator."""
         design = {k: v for k, v in self.params.items() if k not in FLOW_OPTIONS}
         return design, {k: v for k, v in self.params.items() if k in FLOW_OPTIONS}
 
