@@ -16,7 +16,7 @@ from ..errors import CipherfabError
 from . import cache, parse, record, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
-from .options import FlowOptions
+from .options import NAMES as FLOW_OPTIONS, FlowOptions
 from .pnr import FREQ_TARGET_MHZ, place_and_route
 from .source import DesignSource
 from .synth import keep_patterns, synthesize
@@ -238,5 +238,5 @@ def build_or_failure(source: DesignSource, **kwargs) -> dict:
                 "top": source.top, "verilog_sha256": source.verilog_sha256,
                 "device": device.name if isinstance(device, Device) else device,
                 "speed": kwargs.get("speed"), "seed": kwargs.get("seed", 1), "router": kwargs.get("router"),
-                "flow": {k: kwargs.get(k) for k in ("placer", "router", "abc9", "widelut", "flatten")},
+                "flow": {k: kwargs.get(k) for k in FLOW_OPTIONS},
                 "cipherfab_version": __version__}

@@ -14,7 +14,7 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import PLACERS, ROUTERS
+from .options import NAMES as FLOW_OPTIONS, PLACERS, ROUTERS
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -99,7 +99,7 @@ def add_flow_arguments(group) -> None:
 
 def flow_options(args) -> dict:
     """The flow options given on the command line, as ``build()`` keywords (None = default)."""
-    return {k: getattr(args, k, None) for k in ("placer", "router", "abc9", "widelut", "flatten")}
+    return {k: getattr(args, k, None) for k in FLOW_OPTIONS}
 
 
 def register_rekey(subparsers) -> None:
