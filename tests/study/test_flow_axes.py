@@ -89,5 +89,16 @@ def test_a_study_wide_option_the_study_varies_is_refused_before_any_build(tmp_pa
 def test_pick_never_answers_a_point_built_with_a_flow_option():
     from cipherfab.study.pick import _pickable
     assert _pickable({"params": dict(BASE), "ok_seeds": [1]})
-    for flow in ({"router": "router2"}, {"placer": "sa"}, {"abc9": False}, {"widelut": False}):
+    for flow in ({"router": "router2"}, {"placer": "sa"}, {"abc9": False}, {"widelut": False},
+                 {"flatten": True}):
         assert not _pickable({"params": {**BASE, **flow}, "ok_seeds": [1]})
+
+
+def test_aes_space_compact_and_block_ram_points_carry_their_flow_option():
+    from cipherfab.study.studies import AES_SPACE
+    flow_points = [runner.Point.generated(p) for p in AES_SPACE.points
+                   if any(k in p for k in ("widelut", "flatten"))]
+    assert [p.label for p in flow_points] == [
+        "aes-byte-128-encrypt-rom-no-widelut", "aes-column-128-encrypt-rom-flatten",
+        "aes-iterative-128-encrypt-rom-flatten", "aes-interleaved-128-encrypt-rom-3-flatten"]
+    assert [p.split()[1] for p in flow_points] == [{"widelut": False}] + [{"flatten": True}] * 3

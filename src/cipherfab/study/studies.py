@@ -219,7 +219,10 @@ AES_SPACE = Study(
                  "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds); then the iterative core "
                  "with every key addition folded into the round (paper 001's modified sequential "
                  "core), the interleaved round and the pipeline with a register inside the S-box "
-                 "(4 stages), and the pipeline with fixed round keys; two placer seeds each."),
+                 "(4 stages), and the pipeline with fixed round keys; then two compact cores with "
+                 "a flow option: the byte core mapped to LUT4 only (no wide LUTs), and the column, "
+                 "iterative and 3-stage interleaved cores with block-RAM S-boxes synthesized flat "
+                 "(no part kept for the area split); two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -232,7 +235,11 @@ AES_SPACE = Study(
             + _aes128("interleaved", sbox="lut", stages=4)
             + _aes128("pipeline", sbox="lut", stages=4)
             + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")
-            + _aes128("interleaved", sbox="lut", stages=2, key_clock="separate")),
+            + _aes128("interleaved", sbox="lut", stages=2, key_clock="separate")
+            + _aes128("byte", sbox="rom", widelut=False)
+            + _aes128("column", sbox="rom", flatten=True)
+            + _aes128("iterative", sbox="rom", flatten=True)
+            + _aes128("interleaved", sbox="rom", stages=3, flatten=True)),
     seeds=(1, 2),
     device="ecp5-85k",
     x_param="rounds_per_clock",
@@ -311,6 +318,18 @@ AES_SPACE = Study(
               _pick("pipeline", sbox="rom", stages=2)),
         Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
+        *[Ratio(f"{said} / default flow, {arch}{extra} core, block-RAM S-boxes: {what}", metric,
+                _pick(arch, sbox="rom", **stages, **{option: value}),
+                _pick(arch, sbox="rom", **stages), note=f"the same core; {note}")
+          for arch, stages, extra, option, value, said, note in (
+              ("byte", {}, "", "widelut", False, "LUT4 only", "its muxes map to fewer LUT4 "
+               "without the PFU's wide LUTs"),
+              *[(arch, stages, extra, "flatten", True, "flat synthesis", "the default flow "
+                 "keeps each declared part as a module (for the area split), a boundary ABC "
+                 "does not map across")
+                for arch, stages, extra in (("column", {}, ""), ("iterative", {}, ""),
+                                            ("interleaved", {"stages": 3}, " 3-stage"))])
+          for what, metric in (("LUT4", "area.lut4"), ("Fmax", "timing.fmax_mhz"))],
     ],
     goals=[
         Goal("default iterative, logic S-box", (_pick("iterative", sbox="lut"),),
