@@ -219,8 +219,8 @@ AES_SPACE = Study(
                  "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds); then the iterative core "
                  "with every key addition folded into the round (paper 001's modified sequential "
                  "core), the interleaved round and the pipeline with a register inside the S-box "
-                 "(4 stages), and the pipeline with fixed round keys; then two compact cores with "
-                 "a flow option: the byte core mapped to LUT4 only (no wide LUTs), and the column, "
+                 "(4 stages), and the pipeline with fixed round keys; then four points with a flow "
+                 "option: the byte core mapped to LUT4 only (no wide LUTs), and the column, "
                  "iterative and 3-stage interleaved cores with block-RAM S-boxes synthesized flat "
                  "(no part kept for the area split); two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
