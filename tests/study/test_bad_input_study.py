@@ -70,6 +70,8 @@ STUDY = [
     (["study", "flow-options", "--router", "router2"],
      "--router: point aes-iterative-128-encrypt-lut-router2 sets router itself"),
     (["study", "flow-options", "--no-abc9"], "--no-abc9: point aes-iterative-128-encrypt-lut-no-abc9 sets abc9 itself"),
+    (["study", "aes-space", "--flatten"], "--flatten: point aes-column-128-encrypt-rom-flatten sets flatten itself"),
+    (["study", "quick", "--flatten", "--no-flatten"], "argument --flatten/--no-flatten: given both ways"),
     # --out
     (["study", "quick", "--out", ""], "argument --out: empty folder name"),
     (["study", "quick", "--out", "  "], "argument --out: empty folder name"),
