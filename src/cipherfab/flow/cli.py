@@ -14,7 +14,7 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import NAMES as FLOW_OPTIONS, PLACERS, ROUTERS
+from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -281,7 +281,7 @@ def _check_flow(args, device: Device) -> None:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
     if device.family != "ecp5":
-        for flag in ("abc9", "widelut"):
+        for flag in ECP5_ONLY:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{'' if getattr(args, flag) else 'no-'}{flag} applies to "
                                      f"ECP5 devices (synth_ecp5), not {device.name}")
@@ -289,7 +289,7 @@ def _check_flow(args, device: Device) -> None:
         if args.paths is not None:
             raise CipherfabError("--paths does not apply to --bitstream builds: the out-of-context "
                                  "build measures the core")
-        for flag in ("placer", "abc9", "widelut", "flatten", "seeds"):
+        for flag in [name for name in FLOW_OPTIONS if name != "router"] + ["seeds"]:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} does not apply to --bitstream builds (they use the "
                                      "default flow)")

@@ -41,6 +41,9 @@ PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
 #: the option names, as build() keywords, study point parameters and record keys
 NAMES = ("placer", "router", "abc9", "widelut", "flatten")
+#: the options that are true or false, and of those the ones only ``synth_ecp5`` has
+SWITCHES = ("abc9", "widelut", "flatten")
+ECP5_ONLY = ("abc9", "widelut")
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -67,7 +70,7 @@ class FlowOptions:
             raise CipherfabError(f"unknown placer {opts.placer!r}: choose {' or '.join(PLACERS)}")
         if opts.router not in ROUTERS:
             raise CipherfabError(f"unknown router '{opts.router}': choose router1 or router2")
-        for name in ("abc9", "widelut", "flatten"):
+        for name in SWITCHES:
             if not isinstance(getattr(opts, name), bool):
                 raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
         return opts
@@ -81,7 +84,7 @@ class FlowOptions:
     def check(self, device: Device) -> None:
         """Synthesis options are ``synth_ecp5``'s: refused (one line) on other devices."""
         if device.family != "ecp5":
-            for name in ("abc9", "widelut"):
+            for name in ECP5_ONLY:
                 if name in self.changed():
                     raise CipherfabError(f"--no-{name} applies to ECP5 devices (synth_ecp5), "
                                          f"not {device.name}")

@@ -125,8 +125,9 @@ def _check_device(name: str) -> None:
 def _check_flow(args, device: str) -> None:
     """Synthesis flow options are synth_ecp5's: refused for a study on another device."""
     from ..flow.devices import get_device
+    from ..flow.options import ECP5_ONLY
     family = get_device(device).family
-    for name in ("abc9", "widelut"):
+    for name in ECP5_ONLY:
         value = getattr(args, name)
         if value is not None and family != "ecp5":
             raise CipherfabError(f"--{'' if value else 'no-'}{name} applies to ECP5 devices "

@@ -206,6 +206,19 @@ def _pick(arch: str, **params) -> dict:
     return {"arch": arch, **params}
 
 
+_KEPT_PARTS = ("the default flow keeps each declared part as a module (for the area split), "
+               "a boundary ABC does not map across")
+#: aes-space's points with a flow option: (name, the point, its flow option, how the
+#: ratio names the option, why it differs from the default flow)
+_FLOW_POINTS = (
+    ("byte", _pick("byte", sbox="rom"), {"widelut": False}, "LUT4 only",
+     "its muxes map to fewer LUT4 without the PFU's wide LUTs"),
+    ("column", _pick("column", sbox="rom"), {"flatten": True}, "flat synthesis", _KEPT_PARTS),
+    ("iterative", _pick("iterative", sbox="rom"), {"flatten": True}, "flat synthesis", _KEPT_PARTS),
+    ("interleaved 3-stage", _pick("interleaved", sbox="rom", stages=3), {"flatten": True},
+     "flat synthesis", _KEPT_PARTS),
+)
+
 AES_SPACE = Study(
     name="aes-space",
     title="The AES-128 encryption design space: byte, column, iterative, interleaved, k rounds per "
@@ -236,10 +249,7 @@ AES_SPACE = Study(
             + _aes128("pipeline", sbox="lut", stages=4)
             + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")
             + _aes128("interleaved", sbox="lut", stages=2, key_clock="separate")
-            + _aes128("byte", sbox="rom", widelut=False)
-            + _aes128("column", sbox="rom", flatten=True)
-            + _aes128("iterative", sbox="rom", flatten=True)
-            + _aes128("interleaved", sbox="rom", stages=3, flatten=True)),
+            + [p for _, point, flow, _, _ in _FLOW_POINTS for p in _aes128(**point, **flow)]),
     seeds=(1, 2),
     device="ecp5-85k",
     x_param="rounds_per_clock",
@@ -318,17 +328,9 @@ AES_SPACE = Study(
               _pick("pipeline", sbox="rom", stages=2)),
         Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
-        *[Ratio(f"{said} / default flow, {arch}{extra} core, block-RAM S-boxes: {what}", metric,
-                _pick(arch, sbox="rom", **stages, **{option: value}),
-                _pick(arch, sbox="rom", **stages), note=f"the same core; {note}")
-          for arch, stages, extra, option, value, said, note in (
-              ("byte", {}, "", "widelut", False, "LUT4 only", "its muxes map to fewer LUT4 "
-               "without the PFU's wide LUTs"),
-              *[(arch, stages, extra, "flatten", True, "flat synthesis", "the default flow "
-                 "keeps each declared part as a module (for the area split), a boundary ABC "
-                 "does not map across")
-                for arch, stages, extra in (("column", {}, ""), ("iterative", {}, ""),
-                                            ("interleaved", {"stages": 3}, " 3-stage"))])
+        *[Ratio(f"{said} / default flow, {core} core, block-RAM S-boxes: {what}", metric,
+                {**point, **flow}, point, note=f"the same core; {note}")
+          for core, point, flow, said, note in _FLOW_POINTS
           for what, metric in (("LUT4", "area.lut4"), ("Fmax", "timing.fmax_mhz"))],
     ],
     goals=[
