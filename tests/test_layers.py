@@ -12,7 +12,7 @@ PKG = Path(cipherfab.__file__).parent
 #: ciphers declare themselves with it: that pair is the one plug-in loop)
 ALLOWED = {
     "errors": set(), "argtypes": set(), "cache": set(), "lint": {"errors"}, "cluster": {"errors"},
-    "readme": {"errors"}, "verilog_files": {"errors"},
+    "readme": {"errors"}, "verilog_files": {"errors"}, "env": {"errors"},
     "registry": {"errors", "argtypes", "ciphers"},
     "hw": {"errors", "registry"},
     "ciphers": {"errors", "registry", "hw"},

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -66,10 +67,16 @@ def test_verify_from_the_wheel_in_a_fresh_venv(wheel, tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("CIPHERFAB_VECTORS", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     venv = tmp_path / "venv"
-    # --system-site-packages: the dependencies already installed are reused; pip comes from
-    # there too, and leaves the (editable) cipherfab outside the venv alone
-    run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
+    # the dependencies this test runs with are reused: a .pth line adds this environment's
+    # site folders (whether it is a venv or the system's; `venv --system-site-packages` would
+    # see the base interpreter's, not an active venv's) after the new venv's own, so the
+    # wheel's cipherfab comes first and the editable one is never activated (its .pth is not read)
+    run([sys.executable, "-m", "venv", "--without-pip", venv])
     python = venv / "bin" / "python"
+    site = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                    env=env).stdout.strip())
+    ours = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    (site / "_cipherfab_test_parent.pth").write_text("".join(f"{p}\n" for p in ours))
     run([python, "-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-index", wheel],
         env=env)
     empty = tmp_path / "empty"

@@ -24,6 +24,7 @@ SUBCOMMANDS = [
     "cipherfab.study.cli",
     "cipherfab.study.pick",
     "cipherfab.host.cli",
+    "cipherfab.env",
 ]
 
 
@@ -61,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"cipherfab {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:       # the reader left (`| head`): no traceback, and none at exit
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

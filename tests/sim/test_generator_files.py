@@ -82,16 +82,19 @@ def test_imports_inside_functions_are_followed_and_packages_are_not(tmp_path):
     assert parents == {pkg / "__init__.py"}
 
 
-def test_the_gcm_digest_covers_every_file_that_makes_and_drives_the_system():
-    """GCM ledger entries (host.verify_gcm) are fresh while their digest holds: every package
-    file that runs while the system around a core is generated must be in it."""
+def test_the_gcm_digest_covers_every_file_that_makes_the_system():
+    """GCM ledger entries (host.verify_gcm) are taken at their word while their digest holds:
+    every package file that runs while the system around a core is generated must be in it
+    (and the system's Verilog cache key, which is the same digest)."""
     from cipherfab.generate import system_verilog
     from cipherfab.registry import resolve
     from cipherfab.host import system_cache
     p = resolve("aes", "byte")
     ran = _ran(lambda: system_verilog(p, None, 8))
-    covered = set(ledger.generator_files(p)) | ledger._closure(ledger._parts(system_cache.SYSTEM_ROOTS))
+    covered = system_cache.system_files(p)
     missing = sorted(str(f.relative_to(PKG)) for f in ran - covered)
     assert not missing, f"{missing} ran but is not in the GCM digest"
     names = {str(f.relative_to(PKG)) for f in covered}
-    assert {"hw/gcm.py", "hw/ghash_unit.py", "hw/modes.py", "host/driver.py", "vectors/gcm.py"} <= names
+    assert {"hw/gcm.py", "hw/ghash_unit.py", "hw/modes.py", "generate.py"} <= names
+    # the checking code is not what a verdict is about (docs/verification.md)
+    assert not names & {"sim/ledger.py", "host/verify_gcm.py", "vectors/gcm.py", "host/gcm_reference.py"}

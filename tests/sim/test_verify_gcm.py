@@ -1,6 +1,7 @@
 """GCM in the verification ledger (host.verify_gcm): the classes it covers, one real check of
 a small core class through the system (on a cut of the CAVP file), a broken system failing
-it, and the ledger states (fresh, stale when the system's sources or the file change)."""
+it, and the ledger states (fresh, stale when the system's Verilog, its driver, the file or
+Verilator change)."""
 
 from pathlib import Path
 
@@ -46,7 +47,17 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     e = good["entry"]
     assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
     assert verify_gcm.state(p, e, cut_root) == "fresh"
-    assert verify_gcm.state(p, {**e, "generator_digest": "old"}, cut_root).startswith("stale")
+    # another digest: the system is generated again and compared (the same: fresh, restamped)
+    moved = {**e, "generator_digest": "old"}
+    assert verify_gcm.state(p, moved, cut_root) == "fresh" and moved["generator_digest"] == e["generator_digest"]
+    assert verify_gcm.state(p, {**e, "generator_digest": "old", "verilog_sha256": "0" * 64},
+                            cut_root) == "stale: Verilog changed"
+    assert verify_gcm.state(p, {**e, "generator_digest": "old", "driver_sha256": "0" * 64},
+                            cut_root) == "stale: the host driver changed"
+    assert verify_gcm.state(p, {**e, "generator_digest": "old", "verilog_sha256": None},
+                            cut_root) == "stale: the core or the system changed"
+    assert verify_gcm.state(p, {**e, "tools": {**e["tools"], "verilator": "4.0"}},
+                            cut_root).startswith("stale: verilator changed")
     assert verify_gcm.state(p, {**e, "vectors": {verify_gcm.GCM_FILE: "0" * 64}}, cut_root) == \
         "stale: KAT files changed"
     assert verify_gcm.state(p, None, cut_root) == "never"

@@ -51,6 +51,7 @@ def test_status_names_stale_failed_and_never_verified_points(tmp_path, capsys):
     data["points"][tops[2]]["verdict"] = "fail"
     data["points"][tops[3]]["vectors"] = {"x.rsp": "2" * 64}
     data["points"][tops[4]]["tools"]["verilator"] = "4.0"
+    data["points"][tops[5]]["tools"]["cryptography"] = "1.0"       # the reference: recorded only
     book.write_text(json.dumps(data))
     capsys.readouterr()
     assert _verify("--status", "--ledger", str(book)) == 1
@@ -60,6 +61,7 @@ def test_status_names_stale_failed_and_never_verified_points(tmp_path, capsys):
     assert f"failed   {tops[2]}" in out
     assert f"stale: KAT files changed {tops[3]}" in out
     assert f"stale: verilator changed (4.0 -> " in out
+    assert tops[5] not in out                  # another cryptography leaves the verdict fresh
     assert f"stale: Verilog changed {tops[1]}" in out
     # the digest shortcut: an entry with today's generator digest is taken at its word
     assert tops[0] not in out.replace(f"stale: Verilog changed {tops[1]}", "")
@@ -81,6 +83,16 @@ def test_changed_reverifies_only_what_is_not_fresh(tmp_path, capsys):
     checked = sorted(ln.split()[2].rstrip(":") for ln in out.splitlines() if ln.startswith("["))
     assert checked == sorted([tops[2], tops[3]])
     assert all(e["verdict"] == "pass" for e in json.loads(book.read_text())["points"].values())
+
+
+def test_changed_with_nothing_to_verify_leaves_the_ledger_as_it_was(tmp_path, capsys):
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "20", "--ledger", str(book)) == 0
+    before = book.read_bytes()
+    summary = (tmp_path / "summary.md").read_bytes()
+    assert _verify("--all", "--arch", "pipe", "--changed", "--ledger", str(book)) == 0
+    assert "nothing to verify: every point is fresh" in capsys.readouterr().out
+    assert book.read_bytes() == before and (tmp_path / "summary.md").read_bytes() == summary
 
 
 def test_failed_point_is_recorded_as_failed(tmp_path, capsys, monkeypatch):

@@ -3,9 +3,8 @@
 Elaborating a system and placing its lint waivers takes about 7 s; ``encrypt``, ``decrypt``,
 ``study system`` and ``verify``'s GCM classes make the same systems again and again.  An
 entry's key covers the point, the shape, the cipherfab version and :func:`system_digest`:
-every source file of the core and of the system around it, and the versions of the tools
-that shape the text (the verification ledger's digest of a GCM class), so a changed source
-never reuses an old text.  Points whose core is not a package module (test doubles) are
+every source file that makes the core's and the system's Verilog, and the versions of the
+tools that shape the text, so a changed source never reuses an old text.  Points whose core is not a package module (test doubles) are
 not kept.  A damaged entry is made again; a cache that cannot be written costs only time.
 """
 
@@ -21,18 +20,19 @@ from ..registry import CoreParams
 from ..sim import ledger
 from ..sim.verilated import _write_atomic
 
-#: the files of the system around a core (followed through their imports)
-SYSTEM_ROOTS = ["hw/system.py", "host/driver.py", "host/model.py", "hw/gcm_model.py",
-                "vectors/gcm.py", "host/verify_gcm.py", "host/gcm_vectors.py",
-                "host/gcm_reference.py", "host/system_cache.py"]
-HARNESS = "sim/system_harness.cpp"
+#: the files that make the system's Verilog around a core (followed through their imports;
+#: generate.py, which calls them, is one of every point's generator files)
+SYSTEM_ROOTS = ["hw/system.py"]
+
+
+def system_files(params: CoreParams) -> set[Path]:
+    """The package files that make the system's Verilog around ``params``' core."""
+    return set(ledger.generator_files(params)) | ledger._closure(ledger._parts(SYSTEM_ROOTS))
 
 
 def system_digest(params: CoreParams) -> str:
-    """The point's generator files and every file of the system around it."""
-    pkg = ledger._package()
-    files = set(ledger.generator_files(params)) | ledger._closure(ledger._parts(SYSTEM_ROOTS))
-    return ledger._digest(sorted(files | {pkg / HARNESS}))
+    """sha256 over the files that make the system's Verilog (and the tool versions that shape it)."""
+    return ledger._digest(sorted(system_files(params)))
 
 
 def system_verilog(params: CoreParams, width: int | None = None,

@@ -7,8 +7,12 @@ the point's *generator digest* (the source files that generate its Verilog: its 
 module and what that imports, its cipher's declarations, the shared parts; and the versions of
 Amaranth, its Yosys and Verilator, which places the lint waivers), the date, machine, seconds.
 
-A point is *fresh* when its entry passed and its Verilog, its KAT files and the tools that
-check it (Verilator, cryptography) are those of today.  Its Verilog is known without
+A point is *fresh* when its entry passed and its Verilog, its KAT files and the simulator
+that ran it (Verilator) are those of today.  The reference library (``cryptography``) and the
+harness are recorded with each entry but do not make it stale: the verdict is a fact about the
+Verilog (it passed these files and a random run under this simulator), and the reference and
+harness are checked by the test suite, not by the ledger (docs/verification.md, "What a
+verdict depends on").  Its Verilog is known without
 generating it while the generator digest is unchanged (generation is deterministic); when
 the generator changed, the point is generated again and its sha256 compared, so a change
 that leaves a point's Verilog as it was does not make it stale.
@@ -42,8 +46,11 @@ GENERATOR_LEAVES = ("generate.py", "ciphers/__init__.py")
 #: the parts the digest covered before it followed imports (ledgers stamped then still hold)
 _LEGACY_PARTS = ("ciphers", "hw", "generate.py", "registry.py", "__init__.py", "errors.py",
                  "argtypes.py")
-#: tools whose version is part of a verification (a new version makes every point stale)
-CHECK_TOOLS = ("verilator", "cryptography")
+#: tools whose version is part of a verdict (a new version makes every point stale): the
+#: simulator that ran the Verilog.  cryptography (the random run's reference) is recorded, not
+#: checked: a new version that is right gives the same blocks, one that is wrong fails the
+#: suite's reference tests (tests/test_aes_reference.py) and a random run, never passes one.
+CHECK_TOOLS = ("verilator",)
 
 
 def _version(dist: str) -> str | None:
@@ -335,7 +342,7 @@ def summary_markdown(points, states: dict[str, str], book: "Ledger") -> str:
              f"Generated from `{book.path.name}` by `cipherfab verify`; each registered core point's "
              "last verification: its KAT files, a random differential run with backpressure and "
              "every declared cycle count measured exactly, against the sha256 of its Verilog. "
-             "*passed*: passed and still fresh (same Verilog, KAT files, Verilator and cryptography); "
+             "*passed*: passed and still fresh (same Verilog, KAT files and Verilator); "
              "*stale*: passed once, something changed since; re-check with `cipherfab verify --all --changed`.",
              "", summary_table(points, states), ""]
     if book.gcm:
