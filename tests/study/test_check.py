@@ -54,7 +54,7 @@ def test_equal_record_passes_and_writes_nothing(record, capsys):
     rows = _rows(out)
     assert len(rows) == 6 and all(r.endswith("| equal |") for r in rows), out
     assert "package versions: as recorded" in out
-    assert "tiny --check: all 6 builds equal to the record" in out.splitlines()[-1]
+    assert "tiny --check: all 6 builds equal to the record (built in " in out.splitlines()[-1]
     assert len([l for l in err.splitlines() if re.match(r"\[\d/6\] ok ", l)]) == 6, err
     assert (sorted(p.name for p in record.parent.iterdir()), record.read_text()) == before
 
@@ -128,6 +128,14 @@ def test_a_failed_build_fails_the_check(record, capsys):
     assert "0 of 6 builds differ from the record, 1 failed" in out
 
 
+def test_a_build_from_the_cache_fails_the_check(record, capsys):
+    """A build function that answers from its cache despite use_cache=False measured nothing."""
+    _edit(record, lambda data: data["points"][0]["params"].update(cached=True))   # see fakes.py
+    assert _check(record, "--quiet") == 1
+    rows = [r for r in _rows(capsys.readouterr().out) if r.startswith("| 128-rom |")]
+    assert len(rows) == 2 and all(r.endswith("| taken from the build cache, not measured |") for r in rows)
+
+
 def test_the_check_bypasses_the_build_cache(record, monkeypatch, capsys):
     asked = []
 
@@ -138,6 +146,21 @@ def test_the_check_bypasses_the_build_cache(record, monkeypatch, capsys):
         check.run_check.func, inline=True, build=build, source_fn=FAKE["source_fn"]))
     assert _check(record, "--quiet") == 0
     assert asked == [False] * 6
+
+
+@pytest.mark.parametrize("stop, status", [(KeyboardInterrupt, 130), (runner.Terminated, 143)])
+def test_an_interrupted_check_says_so_and_writes_nothing(stop, status, record, monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        e = stop()
+        e.partial_records = [{}, {}]
+        raise e
+    monkeypatch.setattr(runner, "sweep", interrupted)
+    before = record.read_text()
+    assert _check(record, "--quiet") == status
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"cipherfab study: interrupted ({'SIGINT' if status == 130 else 'SIGTERM'}) "
+                       "after 2 builds of the check; nothing was written")
+    assert record.read_text() == before and sorted(p.name for p in record.parent.iterdir()) == ["results.json"]
 
 
 @pytest.mark.parametrize("flow", [{"router": "router2"}, {"widelut": False}])

@@ -17,6 +17,7 @@ import json
 import math
 import random
 import sys
+import time
 from pathlib import Path
 
 from ..errors import CipherfabError
@@ -170,6 +171,8 @@ def _cell(v) -> str:
 def compare(was: dict, rec: dict) -> tuple[list[str], list[str], bool]:
     """(cells, names of the differing figures, failed) for one build against its record."""
     failed = rec.get("status") != "ok"
+    if rec.get("cached") and not failed:      # the build function ignored use_cache=False
+        return ["-"] * (len(FIGURES) + 1), ["taken from the build cache, not measured"], True
     if failed or was.get("status") != "ok":
         cells = ["-"] * (len(FIGURES) + 1)
         if failed:
@@ -194,8 +197,17 @@ def table(rows) -> list[str]:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, seed, cells, diff, failed in rows:
         result = ("different: " + ", ".join(diff)) if diff and not failed else (diff[0] if diff else "equal")
-        out.append("| " + " | ".join([label, str(seed), *cells, result]) + " |")
+        cells = [label, str(seed), *cells, result]
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return out
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the current folder when it is inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):
+        return path
 
 
 def run_check(name: str, *, results: str | None = None, sample: int | None = None,
@@ -213,7 +225,7 @@ def run_check(name: str, *, results: str | None = None, sample: int | None = Non
     def say(text=""):
         print(text, file=out, flush=True)
 
-    say(f"{name} --check against {path}: {len(data['points'])} points x seeds "
+    say(f"{name} --check against {_shown(path)}: {len(data['points'])} points x seeds "
         f"{', '.join(map(str, seeds))} on {device}, recorded {data.get('finished', '?')} by "
         f"`{data.get('command', '?')}`")
     differ = package_differences(data["environment"])
@@ -226,6 +238,7 @@ def run_check(name: str, *, results: str | None = None, sample: int | None = Non
     if seed is not None:
         say(f"sample: {len(chosen)} of {len(data['points'])} points, chosen with --sample-seed "
             f"{seed}: {', '.join(p['label'] for p in chosen)}")
+    t0 = time.time()
     recs = runner.sweep(points, seeds, device=device, build=build, source_fn=source_fn,
                         jobs=jobs, scheduler=scheduler, inline=inline, use_cache=False,
                         show_progress=show_progress, title=f"{name} --check")
@@ -244,11 +257,11 @@ def run_check(name: str, *, results: str | None = None, sample: int | None = Non
         "**recorded → measured** where not (no tolerance).")
     failed = [r for r in rows if r[4]]
     different = [r for r in rows if r[3] and not r[4]]
-    n = len(rows)
+    n, took = len(rows), f"built in {time.time() - t0:.0f} s"
     if not failed and not different:
-        say(f"{name} --check: all {n} builds equal to the record")
+        say(f"{name} --check: all {n} builds equal to the record ({took})")
         return 0
     first = (different or failed)[0]
     say(f"{name} --check: {len(different)} of {n} builds differ from the record, {len(failed)} "
-        f"failed (first: {first[0]} seed {first[1]}: {', '.join(first[3])})")
+        f"failed (first: {first[0]} seed {first[1]}: {', '.join(first[3])}); {took}")
     return 1

@@ -8,6 +8,10 @@ workers and their tools are stopped, the finished builds go to OUT/NAME/partial/
 (results, reports, and their measurements in builds/), the previous complete results
 in OUT/NAME/ are kept, and the same command run again (on any machine, once that folder
 is committed) builds only what is missing.
+
+``--check`` (:mod:`.check`) builds the committed study's points again and writes nothing:
+exit 0 when every build equals its record, 1 when any differs or failed, 2 for bad input,
+130/143 when interrupted.
 """
 
 from __future__ import annotations
