@@ -8,6 +8,7 @@ files made by ``files`` below.  Cases marked ``NO_DASK`` run as if the ``cluster
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from cipherfab.study import runner
 NO_DASK = "no dask"
 HINT = "pip install 'cipherfab[cluster]'"
 ADDR = "tcp://127.0.0.1:8786"
+ROOT = Path(__file__).resolve().parents[2]
 
 STUDY = [
     # the study
@@ -104,6 +106,50 @@ STUDY = [
      "--verilog /dev/zero: not a regular file"),
     (["study", "quick", "--verilog", "{tmp}/file", "--top", "t", "--cycles-per-block", "0"],
      "argument --cycles-per-block: must be >= 1, got 0"),
+    # --check: a committed study built again and compared with its record
+    (["study", "quick", "--sample", "2"], "--sample applies to --check"),
+    (["study", "quick", "--sample-seed", "2"], "--sample-seed applies to --check"),
+    (["study", "quick", "--results", "{tmp}/quick.json"], "--results applies to --check"),
+    (["study", "quick", "--check", "--sample-seed", "2"], "--sample-seed needs --sample N"),
+    (["study", "quick", "--check", "--sample", "0"], "argument --sample: must be >= 1, got 0"),
+    (["study", "quick", "--check", "--sample", "-1"], "argument --sample: must be >= 1, got -1"),
+    (["study", "quick", "--check", "--sample", "x"], "argument --sample: invalid integer 'x'"),
+    (["study", "quick", "--check", "--sample", "7", "--results", "{tmp}/quick.json"],
+     "--sample 7: the record has 6 points"),
+    (["study", "quick", "--check", "--sample", "1", "--sample-seed", "-1"],
+     "argument --sample-seed: must be >= 0, got -1"),
+    (["study", "quick", "--check", "--sample", "1", "--sample-seed", "2147483648"],
+     "argument --sample-seed: must be <= 2147483647"),
+    (["study", "quick", "--check", "--no-cache"],
+     "--no-cache contradicts --check: --check never uses the build cache"),
+    (["study", "quick", "--check", "--update-readme"], "--update-readme contradicts --check: --check writes nothing"),
+    (["study", "quick", "--check", "--out", "docs/results"], "--out contradicts --check: --check writes nothing"),
+    (["study", "quick", "--check", "--seeds", "1"], "--seeds contradicts --check: --check builds with the record's"),
+    (["study", "quick", "--check", "--device", "ecp5-25k"], "--device contradicts --check"),
+    (["study", "quick", "--check", "--router", "router2"], "--router contradicts --check"),
+    (["study", "quick", "--check", "--no-abc9"], "--no-abc9 contradicts --check"),
+    (["study", "quick", "--check", "--flatten"], "--flatten contradicts --check"),
+    (["study", "key-specific", "--check", "--keys", "5"], "--keys contradicts --check"),
+    (["study", "quick", "--check", "-j", "2", "--scheduler", ADDR], "-j/--jobs and --scheduler exclude each other"),
+    (["study", "quick", "--check", "--results", ""], "--results: empty path"),
+    (["study", "quick", "--check", "--results", "{tmp}/missing.json"], "cannot read {tmp}/missing.json: No such file"),
+    (["study", "quick", "--check", "--results", "/dev/zero"], "--results /dev/zero: not a file"),
+    (["study", "quick", "--check", "--results", "{tmp}/empty"], "--results {tmp}/empty: not a file"),
+    (["study", "quick", "--check", "--results", "{tmp}/bad.json"], "{tmp}/bad.json is not a study's results.json: Expecting"),
+    (["study", "quick", "--check", "--results", "{tmp}/binary.json"], "cannot read {tmp}/binary.json: 'utf-8' codec"),
+    (["study", "quick", "--check", "--results", "{tmp}/list.json"], "{tmp}/list.json is not a study's results.json (no study)"),
+    (["study", "finalists", "--check", "--results", "{tmp}/quick.json"],
+     "{tmp}/quick.json is the record of study 'quick', not 'finalists'"),
+    (["study", "quick", "--check", "--results", "{tmp}/interrupted.json"], "is an interrupted run's results"),
+    (["study", "quick", "--check", "--results", "{tmp}/no-seeds.json"], "(no list of seeds)"),
+    (["study", "quick", "--check", "--results", "{tmp}/no-record.json"],
+     "(no record of aes-iterative-256-encrypt-rom seed 2)"),
+    (["study", "quick", "--check", "--results", "{tmp}/lut-text.json"],
+     "(LUT4 of aes-iterative-128-encrypt-lut seed 1 is 'many', not a number)"),
+    (["study", "quick", "--check", "--results", "{tmp}/external.json"],
+     "the record's external point 'aes-iterative-128-encrypt-lut' needs its sources: give the --peer"),
+    (["study", "quick", "--check", "--results", "{tmp}/quick.json", "--peer", "{tmp}/peer.json"],
+     "the record has no external point 'a peer'"),
     # the Dask hint of verify, which shares the study's client
     (["verify", "aes", "--scheduler", ADDR, NO_DASK], HINT),
 ]
@@ -174,6 +220,19 @@ def files(tmp_path):
     (tmp_path / "stats-list.json").write_text(
         '{"aggregates": [{"label": "x", "params": {"cipher": "aes"}, "ok_seeds": [1], "stats": []}]}')
     (tmp_path / "empty").mkdir()
+    quick = json.loads((ROOT / "docs" / "results" / "quick" / "results.json").read_text())
+    for name, change in [("quick", None), ("interrupted", lambda d: d.update(interrupted=True)),
+                         ("no-seeds", lambda d: d.update(seeds=[])),
+                         ("no-record", lambda d: d["records"].pop()),
+                         ("lut-text", lambda d: d["records"][0]["area"].update(lut4="many")),
+                         ("external", lambda d: d["points"][0].update(external=True))]:
+        data = json.loads(json.dumps(quick))
+        if change:
+            change(data)
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    (tmp_path / "peer.v").write_text("module p(input clk); endmodule\n")
+    (tmp_path / "peer.json").write_text(json.dumps({"label": "a peer", "top": "p", "verilog": ["peer.v"],
+                                                     "cycles_per_block": 4}))
     good = json.dumps({"measured_at": "2026-01-01T00:00:00+00:00", "timing": {"fmax_mhz": 1}})
     for name, file, text in [("resume-json", "a" * 32 + ".json", "{not json"),
                              ("resume-name", "notakey.json", good),
@@ -214,6 +273,21 @@ def test_bad_input_is_one_line_exit_2(argv, words, files, no_builds, monkeypatch
     assert lines[0].startswith(f"cipherfab {argv[0]}: error: "), lines[0]
     assert words.replace("{tmp}", str(files)) in lines[0]
     assert out == "" and "Traceback" not in err
+
+
+def test_check_without_committed_results(tmp_path, monkeypatch, no_builds, capsys):
+    """--check on a study with no committed results.json: the repository root found from
+    the current folder has none (or no root at all)."""
+    monkeypatch.chdir(tmp_path)
+    for root in (False, True):
+        if root:
+            (tmp_path / "pyproject.toml").write_text("")
+        assert main(["study", "quick", "--check", "--quiet"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        want = (f"no committed results for study 'quick' ({tmp_path.resolve()}/docs/results/quick/"
+                "results.json is missing); give --results FILE" if root else
+                "no repository root in")
+        assert err == [err[0]] and err[0].startswith("cipherfab study: error: --check: ") and want in err[0]
 
 
 def test_there_are_enough_cases():

@@ -8,6 +8,10 @@ workers and their tools are stopped, the finished builds go to OUT/NAME/partial/
 (results, reports, and their measurements in builds/), the previous complete results
 in OUT/NAME/ are kept, and the same command run again (on any machine, once that folder
 is committed) builds only what is missing.
+
+``--check`` (:mod:`.check`) builds the committed study's points again and writes nothing:
+exit 0 when every build equals its record, 1 when any differs or failed, 2 for bad input,
+130/143 when interrupted.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ MAX_SEED = 2**31 - 1
 MAX_KEYS = 1000
 #: local workers per CPU at most: each build keeps a core busy and holds up to a few GB
 JOBS_PER_CPU = 4
+#: --sample at most (a record's points are fewer)
+MAX_SAMPLE = 100_000
 #: exit status after Ctrl-C and after SIGTERM (128 + the signal's number, as a shell reports)
 INTERRUPT_EXIT = {"SIGINT": 130, "SIGTERM": 143}
 
@@ -92,7 +98,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                              "study's own flow axis)")
     f.add_argument("--router", choices=ROUTERS, help="nextpnr router (default router1)")
     add_flow_arguments(f)
-    p.add_argument("--out", default="reports", metavar="DIR", type=_folder,
+    p.add_argument("--out", metavar="DIR", type=_folder,
                    help="reports folder; results go to DIR/NAME/ (default: reports); an "
                         "interrupted run's to DIR/NAME/partial/ with its finished builds, from which "
                         "the next run resumes (on any machine, once committed), keeping the "
@@ -103,6 +109,18 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="afterwards, rewrite the README.md section between <!-- results:NAME:begin --> "
                         "and <!-- results:NAME:end --> (README.md at the repository root, found from "
                         "the current folder) from the results")
+    c = p.add_argument_group("checking a committed study (nothing is written)")
+    c.add_argument("--check", action="store_true",
+                   help="build the points of the committed results again (record's device, seeds "
+                        "and flow options; no build cache) and compare LUT4, FF, CCU2, EBR, DSP, "
+                        "Fmax and the Verilog with the record, exactly; exit 1 if any differs")
+    c.add_argument("--sample", type=between(1, MAX_SAMPLE), metavar="N",
+                   help="with --check: N points chosen at random (named before the builds)")
+    c.add_argument("--sample-seed", type=between(0, MAX_SEED), metavar="S",
+                   help="with --sample: the seed of the choice (default: a new one, printed)")
+    c.add_argument("--results", metavar="FILE",
+                   help="with --check: the record (default: docs/results/NAME/results.json at the "
+                        "repository root, found from the current folder)")
     add_external_arguments(p)
     p.add_argument("--peer", action="append", metavar="JSON",
                    help="another open peer, described in a JSON file with the external-core options "
@@ -176,8 +194,64 @@ def _checked_inputs(args, study):
     return externals, readme
 
 
+def _check_options(args) -> None:
+    """--check builds what the record says, into no folder: the options that would build
+    something else or write somewhere are refused, and the check's own need --check."""
+    if not args.check:
+        for name in ("sample", "sample_seed", "results"):
+            if getattr(args, name) is not None:
+                raise CipherfabError(f"--{name.replace('_', '-')} applies to --check")
+        return
+    if args.sample_seed is not None and args.sample is None:
+        raise CipherfabError("--sample-seed needs --sample N")
+    given = [("--out", args.out is not None), ("--no-cache", args.no_cache),
+             ("--update-readme", args.update_readme), ("--seeds", args.seeds is not None),
+             ("--device", args.device is not None), ("--keys", args.keys is not None)]
+    given += [(f"--{'no-' if v is False else ''}{k}", v is not None)
+              for k, v in flow_options(args).items()]
+    for option, present in given:
+        if present:
+            why = ("--check writes nothing (its table goes to stdout)" if option in
+                   ("--out", "--update-readme") else "--check never uses the build cache"
+                   if option == "--no-cache" else "--check builds with the record's device, "
+                   "seeds, keys and flow options")
+            raise CipherfabError(f"{option} contradicts --check: {why}")
+
+
+def _run_check(args, study) -> int:
+    _check_files(args.verilog, "--verilog")
+    _check_files(args.peer, "--peer")
+    if args.jobs and args.scheduler:
+        raise CipherfabError("-j/--jobs and --scheduler exclude each other")
+    if args.scheduler:
+        from ..cluster import require_distributed
+        require_distributed()
+    from ..flow.external import peer_source
+    from .runner import Point, sigterm_as_interrupt
+    ext = external_source(args)
+    sources = ([ext] if ext is not None else []) + [peer_source(f) for f in (args.peer or [])]
+    externals = [Point.external(s, s.design.get("label")) for s in sources]
+    from . import check
+    try:
+        with sigterm_as_interrupt():
+            return check.run_check(study.name, results=args.results, sample=args.sample,
+                                   sample_seed=args.sample_seed, externals=externals,
+                                   jobs=args.jobs, scheduler=args.scheduler,
+                                   show_progress=not args.quiet)
+    except KeyboardInterrupt as stop:
+        done = len(getattr(stop, "partial_records", []))
+        name = getattr(stop, "signal_name", "SIGINT")
+        print(f"cipherfab study: interrupted ({name}) after {done} builds of the check; "
+              "nothing was written", file=sys.stderr, flush=True)
+        return INTERRUPT_EXIT.get(name, 130)
+
+
 def run(args) -> int:
     study = get_study(args.name)
+    _check_options(args)
+    if args.check:
+        return _run_check(args, study)
+    args.out = args.out or "reports"
     externals, readme = _checked_inputs(args, study)
     from .runner import StudyInterrupted, run_study, sigterm_as_interrupt
     try:
