@@ -50,3 +50,18 @@ def test_the_closing_line_counts_the_builds_from_the_cache(tmp_path, capsys, mon
     captured = capsys.readouterr()
     assert captured.out.startswith("halfcached: 2/2 builds ok in ")
     assert " s (1 from the build cache); report: " in captured.out and captured.err == ""
+
+
+def test_a_study_with_software_baselines_says_so_before_measuring_them(tmp_path, capsys, monkeypatch):
+    """``finalists`` measures its software baselines (about a minute) before any build: a
+    line on stderr says so first, not after a silent minute."""
+    from cipherfab.study import software
+    said = []
+    monkeypatch.setattr(software, "measure", lambda points: said.append(capsys.readouterr().err) or [])
+    study = studies.Study(name="sw", title="", description="", seeds=(1,), software=True,
+                          points=[dict(cipher="aes", key_bits=128, sbox="rom")])
+    runner.run_study(study, out=tmp_path, inline=True, console=Console(file=io.StringIO()), **FAKE)
+    assert said == ["study sw: measuring the software baselines first, on one core with no build "
+                    "beside it (about a minute)\n"]
+    runner.run_study(study, out=tmp_path, inline=True, show_progress=False, **FAKE)    # --quiet
+    assert said[1] == ""
