@@ -137,3 +137,83 @@ def test_generated_readme_sections_are_what_the_generators_write(tmp_path, monke
                          "regenerate them with `cipherfab study quick --update-readme` or "
                          f"`cipherfab verify --status --update-readme`, never by hand:\n{diff}")
     assert plot is not None and plot.read_bytes() == (DOCS / plot.name).read_bytes()
+
+
+# ------------------------------------------------------------------- samples and facts
+# (tests/doc_samples.py: the samples of docs/guide/*.md marked with the command that
+# produced them, the counts the prose states, the paragraphs the README and install.md share)
+
+import doc_samples  # noqa: E402  (tests/ is on sys.path, as for every helper module here)
+
+SAMPLES = doc_samples.samples()
+
+
+def test_every_sample_marker_is_read():
+    """A marker not directly before a fenced block would be skipped silently: refuse it."""
+    markers = sum(p.read_text().count("<!-- sample: ") for p in (DOCS / "guide").glob("*.md"))
+    assert markers == len(SAMPLES)
+    names = {s.path.name for s in SAMPLES}
+    assert {"generate.md", "pick.md", "leakage.md", "build.md"} <= names, names
+
+
+@pytest.mark.parametrize("sample", [pytest.param(s, marks=[pytest.mark.slow] if s.slow else [])
+                                    for s in SAMPLES], ids=lambda s: s.name)
+def test_guide_sample_is_what_the_tool_prints(sample):
+    """Run (or, for ``results FILE``, read from the committed results) and compare; the fix
+    is ``python tests/doc_samples.py --write``, never a hand edit."""
+    problems = doc_samples.check(sample)
+    assert not problems, f"{sample.name}:\n" + "\n".join(problems) + \
+        "\n(regenerate with `python tests/doc_samples.py --write`)"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sample", [s for s in SAMPLES if s.results], ids=lambda s: s.name)
+def test_committed_results_of_a_sample_are_reproduced(sample, tmp_path):
+    """The committed results.json a sample is checked against is what the tool gives today
+    (the figures, not the seconds or the processes)."""
+    command = re.sub(r"--out \S+", f"--out {tmp_path}", sample.command)
+    doc_samples.run(command)
+    (want_head, want), (got_head, got) = (
+        doc_samples._figures(json.loads(p.read_text())) for p in (sample.results, tmp_path / "results.json"))
+    for head in (want_head, got_head):
+        del head["seconds"], head["jobs"]
+    assert (got_head, got) == (want_head, want)
+
+
+def test_prose_counts_are_the_registry_counts():
+    problems = doc_samples.fact_problems()
+    assert not problems, "\n".join(problems) + "\n(regenerate with `python tests/doc_samples.py --write`)"
+
+
+def test_install_page_carries_the_readme_timings():
+    problems = doc_samples.copy_problems()
+    assert not problems, "\n".join(problems) + "\n(regenerate with `python tests/doc_samples.py --write`)"
+
+
+def test_a_wrong_sample_fact_or_copy_is_found(tmp_path, monkeypatch):
+    """The checks can fail: a changed output line, a changed |t|, a wrong count, a copy that
+    drifted from the README."""
+    page = tmp_path / "docs" / "guide" / "pick.md"
+    page.parent.mkdir(parents=True)
+    pick = next(s for s in SAMPLES if s.path.name == "pick.md")
+    page.write_text(pick.path.read_text().replace(" LUT4, ", " LUT4,  "))
+    monkeypatch.setattr(doc_samples, "REPO", tmp_path)
+    [wrong] = doc_samples.samples([page])
+    assert any("differs from the tool's output" in p for p in doc_samples.check(wrong))
+    leak = next(s for s in SAMPLES if s.results)
+    text = leak.block.replace("at clock ", "at clock 1", 1)
+    bad = doc_samples.Sample(leak.path, leak.command, leak.options, text, 0, 0)
+    monkeypatch.setattr(doc_samples, "REPO", REPO)
+    assert any("clock" in p for p in doc_samples.results_problems(bad))
+    assert doc_samples.from_results(bad) == leak.block     # --write puts the figure back
+    monkeypatch.setattr(doc_samples, "facts", lambda: {**_facts(), "points": "1"})
+    assert any("(points)" in p for p in doc_samples.fact_problems())
+    for name in ("README.md", "docs/install.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((REPO / name).read_text())
+    (tmp_path / "docs/install.md").write_text((REPO / "docs/install.md").read_text().replace("147.5 s", "99 s"))
+    monkeypatch.setattr(doc_samples, "REPO", tmp_path)
+    assert any("differs from README.md" in p for p in doc_samples.copy_problems())
+
+
+_facts = doc_samples.facts

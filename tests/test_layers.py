@@ -12,7 +12,7 @@ PKG = Path(cipherfab.__file__).parent
 #: ciphers declare themselves with it: that pair is the one plug-in loop)
 ALLOWED = {
     "errors": set(), "argtypes": set(), "cache": set(), "lint": {"errors"}, "cluster": {"errors"},
-    "readme": {"errors"}, "verilog_files": {"errors"}, "env": {"errors"},
+    "readme": {"errors"}, "verilog_files": {"errors"}, "env": {"errors"}, "progress": set(),
     "registry": {"errors", "argtypes", "ciphers"},
     "hw": {"errors", "registry"},
     "ciphers": {"errors", "registry", "hw"},
@@ -20,10 +20,10 @@ ALLOWED = {
     "vectors": {"errors", "registry"},
     "sim": {"errors", "argtypes", "cache", "registry", "hw", "lint", "generate", "vectors", "cluster",
             "readme", "verilog_files"},
-    "flow": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files"},
+    "flow": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files", "progress"},
     "host": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "vectors"},
     "study": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "flow", "host",
-              "cluster", "readme", "cli"},
+              "cluster", "readme", "cli", "progress"},
 }
 
 

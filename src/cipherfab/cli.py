@@ -8,11 +8,13 @@ Every refusal is one line on stderr and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
 from . import __version__
 from .errors import CipherfabError
+from .progress import after
 
 #: modules whose ``register(subparsers)`` adds a subcommand, in --help order.
 SUBCOMMANDS = [
@@ -45,6 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _long_step_note(args):
+    """A note on stderr for a long step whose module cannot say it itself: ``generate
+    --system`` elaborates the accelerator system in one call (39 s around the masked core), and
+    generate.py is part of every core point's generator digest (sim/ledger.py), so a change
+    there would make the whole verification ledger stale.  The note comes only once the step
+    has run 3 s: a refusal, which comes sooner, stays one line."""
+    if args.command == "generate" and getattr(args, "system", False):
+        return after(3.0, "note: generate: elaborating the accelerator system "
+                          "(Amaranth, then Verilog; up to a minute for large cores)", every=15.0)
+    return contextlib.nullcontext()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -55,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with _long_step_note(args):
+            return int(args.func(args) or 0)
     except CipherfabError as e:
         print(f"cipherfab {args.command}: error: {e}", file=sys.stderr)
         return e.exit_code

@@ -36,14 +36,22 @@ def test_external_core_builds(tmp_path, capsys):
     assert rec["performance"]["throughput_ecb_mbps"] == pytest.approx(8 * rec["timing"]["fmax_mhz"], rel=1e-4)
     assert rec["performance"]["throughput_cbc_mbps"] is None  # unknown, not guessed
     assert rec["area"]["parts"] == {"unassigned": rec["area"]["synthesized"]}
-    text = capsys.readouterr().out
+    captured = capsys.readouterr()
+    text = captured.out
+    notes = [line.split("]: ", 1)[1] for line in captured.err.splitlines()   # a note per stage, on stderr
+             if line.startswith("build [")]     # (a first use of the tools adds its own note)
+    assert notes == ["synthesis (Yosys, ecp5-25k)", "place and route (nextpnr-ecp5, seed 1)",
+                     "timing: the worst routed paths (static timing analysis)"], captured.err
+    assert "build [" not in text
     assert "Fmax" in text and "tiny (external)" in text
     assert "area by part" in text and "unassigned" in text
     assert "latency" in text and "2 cycles; cycles/block ECB 1, CBC -" in text
     assert "key setup" in text and "unknown" in text  # not stated for this external core
     code, _ = run(["build", "--verilog", str(v), "--top", "tiny", "--cycles-per-block", "1",
                    "--block-bits", "8", "--device", "ecp5-25k", "--speed", "6"])
-    text = capsys.readouterr().out
+    captured = capsys.readouterr()
+    text = captured.out
+    assert "]: seed 1: found in the build cache (measured " in captured.err
     assert code == 0 and "(cached)" in text and f"measured {rec['measured_at']}" in " ".join(text.split())
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import __version__
 from .. import cache as cache_layout
+from ..progress import stage
 from ..errors import CipherfabError
 from . import cache, parse, record, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
@@ -61,10 +62,12 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     for t in tools_needed(dev):
         tools.require(t)
     parts = {} if opts.flatten else source.parts      # flat: no module kept, no part named
+    stage(f"synthesis (Yosys, {dev.name})")
     syn = synthesize(source.verilog, source.top, parts, dev, wd, timeout, opts)
     pnr = None
     router = opts.router
     if not dev.synthesis_only:
+        stage(f"place and route (nextpnr-{dev.family}, seed {seed})")
         pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
@@ -75,6 +78,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     t_paths = None
     if pnr and analyses_paths(dev):
         start = time.monotonic()
+        stage("timing: the worst routed paths (static timing analysis)")
         pnr["worst_paths"] = worst_paths.analyse(wd, source.top, parts, source.info is not None and not opts.flatten,
                                                   clock)
         t_paths = round(time.monotonic() - start, 3)
@@ -209,6 +213,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
                   **{k: v for k, v in opts.changed().items() if k != "router"})
     raw = cache.load(k) if use_cache else None
     if raw is not None and not (paths and "worst_paths" not in raw["timing"]):
+        stage(f"seed {seed}: found in the build cache (measured {raw['measured_at']}); no tool runs")
         return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths, key=k)
     with contextlib.ExitStack() as stack:
         if workdir is None:

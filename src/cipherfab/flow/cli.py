@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import CipherfabError
 from ..argtypes import between
+from ..progress import stage, stages
 from . import paths, show_paths
 from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
@@ -123,6 +124,11 @@ def register_rekey(subparsers) -> None:
 
 
 def run_rekey(args) -> int:
+    with stages("rekey"):         # a note on stderr as each step starts (the check compiles)
+        return _run_rekey(args)
+
+
+def _run_rekey(args) -> int:
     from .rekey import rekey
     if not args.build.strip():
         raise CipherfabError("BUILD: empty path")
@@ -147,17 +153,19 @@ def run_rekey(args) -> int:
     return 0
 
 
-def _generated(args) -> DesignSource:
+def _generated(args, announce: bool = False) -> DesignSource:
     for name in OPTIONS:
         if getattr(args, name, None) is not None:
             raise CipherfabError(f"--{name.replace('_', '-')} applies to external cores (--verilog)")
     from .source import design_source
     from ..registry import params_from_args
     p = params_from_args(args)
+    if announce:    # not for --bitstream: it refuses some cores once elaborated (one line)
+        stage(f"elaborating {p.top} (Amaranth, then Verilog)")
     return design_source(p.cipher, arch=p.arch, **dict(p.values))
 
 
-def source_from_args(args) -> DesignSource:
+def source_from_args(args, announce: bool = False) -> DesignSource:
     from ..registry import given_core_options
     if args.verilog and args.cipher:
         raise CipherfabError("give either CIPHER or --verilog FILE..., not both")
@@ -167,7 +175,7 @@ def source_from_args(args) -> DesignSource:
             raise CipherfabError(f"{given[0]} applies to generated cores, not --verilog")
         return external_source(args)
     if args.cipher:
-        return _generated(args)
+        return _generated(args, announce)
     raise CipherfabError("nothing to build: give CIPHER (e.g. aes) or --verilog FILE... --top NAME")
 
 
@@ -327,12 +335,17 @@ def _bitstream(args, device) -> int:
 
 
 def run(args) -> int:
+    with stages("build"):         # a note on stderr as each stage starts: a build takes minutes
+        return _run_build(args)
+
+
+def _run_build(args) -> int:
     _check_outputs(args)                          # every path, before any work
     device = get_device(args.device, args.speed)  # bad device/speed: one line before any work
     _check_flow(args, device)
     if args.bitstream is not None:
         return _bitstream(args, device)
-    source = source_from_args(args)
+    source = source_from_args(args, announce=True)
     from .build import build
     if args.seeds is not None and args.seeds > 1:
         return _run_seeds(args, source, device)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import CipherfabError
+from ..progress import stage
 from . import bram, parse, paths, tools
 from .devices import Device
 from .pnr import FREQ_TARGET_MHZ
@@ -82,6 +83,7 @@ def _synth_script(core_top: str) -> str:
 
 
 def _run(tool, args, wd, log, timeout, what):
+    stage(f"{what} ({tool.removeprefix('yowasp-')})")
     res = tools.run(tool, args, wd, log, timeout)
     if res.returncode != 0:
         raise CipherfabError(f"{what} failed: {tools.first_error(res.text)}")

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..progress import stage
 from . import bram, gatelevel, paths, tools
 from .incontext import MANIFEST, READBACK
 
@@ -223,6 +224,7 @@ def _check(build: Path, wd: Path, manifest: dict, expected: dict[int, list[int]]
            seed: int, timeout) -> dict:
     """Read the new bitstream back and compare with the build's; simulate the netlist with it."""
     c0 = time.perf_counter()
+    stage("check: reading the bitstream back (ecpunpack)")
     back, unpack = _readback(wd, "design.bit", READBACK, timeout)
     data = bram.read_config(back)
     wrong = [w for w, words in expected.items() if data.get(w) != words]
@@ -237,6 +239,7 @@ def _check(build: Path, wd: Path, manifest: dict, expected: dict[int, list[int]]
     readback = (f"{len(expected)} block RAMs hold the expected words; the rest of the config equals "
                 f"the build's ({unpack:.1f} s ecpunpack)")
     s0 = time.perf_counter()
+    stage(f"check: gate-level simulation of {blocks} blocks (the netlist compiled with Verilator once per build)")
     sim = gatelevel.check(build, manifest, data, key, blocks, seed, timeout)
     return {"readback": readback, "simulation": sim, "seconds": round(time.perf_counter() - c0, 3),
             "simulation_seconds": round(time.perf_counter() - s0, 3)}

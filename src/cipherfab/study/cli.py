@@ -267,9 +267,11 @@ def run(args) -> int:
     folder = res["folder"]
     if res.get("resumed_builds"):
         print(f"{study.name}: resumed from {res['resumed_builds']} builds saved by an interrupted "
-              f"run (its partial/ folder, now removed)")
-    print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s; "
-          f"report: {Path(folder) / 'report.md'} and report.html")
+              f"run (its partial/ folder, now removed)", file=sys.stderr)
+    cached = sum(1 for r in res["records"] if r.get("status") == "ok" and r.get("cached"))
+    print(f"{study.name}: {s['ok']}/{s['builds']} builds ok in {res['wall_seconds']:.1f} s"
+          + (f" ({cached} from the build cache)" if cached else "")
+          + f"; report: {Path(folder) / 'report.md'} and report.html")
     if readme is not None and s["ok"]:
         from .readme import update_readme
         plot = update_readme(readme, study.name, res, folder)

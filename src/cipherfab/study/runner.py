@@ -382,6 +382,9 @@ def _get_path(d: dict, path: str):
     return cur
 
 
+#: a piped study's log says how far it is when no build has finished for this long
+HEARTBEAT_SECONDS = 30.0
+
 #: marks a build whose record came from the build cache (as in the reports)
 CACHED_MARK = "†"
 
@@ -431,6 +434,16 @@ class _Display:
             self.console.print(text, highlight=False, soft_wrap=True)
         elif always:
             print(text, file=sys.stderr, flush=True)
+
+    def heartbeat(self, title: str):
+        """Piped (no live display): a line every HEARTBEAT_SECONDS while no build finishes,
+        so the log is never silent for long (a build takes minutes)."""
+        if not self.enabled or self.live is not None:
+            return contextlib.nullcontext()
+        from ..progress import after
+        return after(HEARTBEAT_SECONDS, lambda: f"{title}: {self.done}/{self.total} builds done, "
+                                                f"{min(self.slots, self.total - self.done)} running",
+                     every=HEARTBEAT_SECONDS, stream=self.console.file, restart=lambda: self.done)
 
     def _table(self):
         from rich.table import Table
@@ -575,7 +588,7 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
         for i, (p, s) in enumerate((p, s) for p in points for s in seeds):
             f = backend.submit(run_job, p, s, device, build, source_fn, use_cache)
             futures[f] = (i, p, s)
-        with display:
+        with display, display.heartbeat(title):
             for f in backend.as_completed(list(futures)):
                 i, p, s = futures[f]
                 try:
@@ -836,6 +849,9 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     finished = False
     try:
         if study.software:  # first, while the machine is quiet: one core, no builds beside it
+            if show_progress:
+                print(f"study {study.name}: measuring the software baselines first, on one core "
+                      "with no build beside it (about a minute)", file=sys.stderr, flush=True)
             from .software import measure
             software = measure(study.points)
         records = sweep(points, seeds, device=device, title=f"study {study.name}", **run)
