@@ -57,7 +57,9 @@ CXX_FLAGS = [
 #: The model's fast code: -O2 below :data:`O2_LIMIT` characters of Verilog (long runs such as
 #: Monte-Carlo files are simulation-bound: AES-256 iterative, 4 million chained blocks: 66 s at
 #: -O1, 58 s at -O2, for about 3 s more compile), -O1 above (-O2 costs more compile than a run
-#: of a large core gains); the slow (initialisation) code runs once: -O0.
+#: of a large core gains: Serpent-128 iterative, 2.2 MB, ran 10% faster at -O2; what made it
+#: slow was its repeated logic, now merged by cipherfab.sim.cse: 4 million chained blocks
+#: 48 s of CPU instead of about 560 s); the slow (initialisation) code runs once: -O0.
 #: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides both: ``verify``, whose runs are short,
 #: compiles at -O0 (an AES-128 LUT pipeline: 19.3 s instead of 24.3 s).  ``short`` (the test
 #: suite) is -O0 from :data:`SHORT_O1_LIMIT` characters and -O1 below: a small core compiles
