@@ -45,6 +45,24 @@ def test_a_wrong_record_fails(tmp_path, capsys, old, new, verdict):
     assert verdict in out
 
 
+def test_no_record_ran_or_every_record_failed(tmp_path, capsys):
+    """Only records the encrypt-only core cannot run (Monte-Carlo decryption): one line saying
+    why, exit 2; every record failed: the report and exit 1."""
+    text = (MCT / "TECBMonte1.rsp").read_text()
+    head, _, rest = text.partition("[ENCRYPT]")
+    (tmp_path / "TECBMonte1.rsp").write_text(head + "[DECRYPT]" + rest.partition("[DECRYPT]")[2])
+    argv = ["sim", "tdes", "--key-bits", "192", "--direction", "encrypt", "--limit", "2", "--vectors"]
+    assert main(argv + [str(tmp_path / "TECBMonte1.rsp")]) == 2
+    err = [ln for ln in capsys.readouterr().err.strip().splitlines() if not ln.startswith("note: ")]
+    assert err == ["cipherfab sim: error: no record in the vector files ran on this core: 2 x "
+                   "[DECRYPT] Monte-Carlo needs the decrypt direction, the core has encrypt only"], err
+    assert text.count("CIPHERTEXT = 91fc75e5b3e81754") == 1                  # COUNT 0's output
+    (tmp_path / "bad.rsp").write_text(text.replace("CIPHERTEXT = 91fc75e5b3e81754",
+                                                   "CIPHERTEXT = 91fc75e5b3e81755"))
+    assert main(argv[:-2] + ["1", "--vectors", str(tmp_path / "bad.rsp")]) == 1
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
 def test_keying_options():
     """Option 3 (K1 = K2 = K3) stays one key; option 2 keeps K3 = K1; option 1 updates the
     three keys from the last three outputs; each byte: the high 7 bits XORed, odd parity."""

@@ -125,7 +125,11 @@ class HardwareEngine:
 
     def run_chains(self, chains):
         """Feedback chains (:class:`cipherfab.vectors.checks.Chain`) in the compiled harness:
-        ``[(last three outputs, newest first; final chain value)]``, one per chain."""
+        ``[(last three outputs, newest first; final chain value)]``, one per chain.
+
+        Chains are independent: a long batch (at least :data:`CHAIN_SPLIT_BLOCKS` blocks per
+        part) is split into one part per available CPU, each part a harness call on a model
+        of its own in its own thread (the call releases the GIL)."""
         from ..vectors.checks import RULES
         out = []
         for inner in sorted({c.inner for c in chains}):        # one harness call per length
@@ -134,18 +138,42 @@ class HardwareEngine:
                 self.key_op(c.key)                                 # a key-specific core: its key
                 self.block_kind(c.decrypt)                         # the core has the direction
             bb = self.block_bytes
-            tails, ends, cycles = self.core.run_chains(
-                b"".join(c.key for c in group) if self.info.key_interface != "none" else b"",
-                b"".join(c.iv or bytes(bb) for c in group), b"".join(c.text for c in group),
-                [RULES[c.rule] for c in group], [c.decrypt and self.info.direction_input for c in group], inner,
-                seed=self.options["seed"], **self.clock_options)
-            self.cycles += cycles
-            out += list(zip(group, zip(tails, ends)))
+
+            def run(part):
+                return self.core.run_chains(
+                    b"".join(c.key for c in part) if self.info.key_interface != "none" else b"",
+                    b"".join(c.iv or bytes(bb) for c in part), b"".join(c.text for c in part),
+                    [RULES[c.rule] for c in part], [c.decrypt and self.info.direction_input for c in part],
+                    inner, seed=self.options["seed"], **self.clock_options)
+
+            n = max(1, min(len(group), _cpus(), len(group) * inner // CHAIN_SPLIT_BLOCKS))
+            parts = [group[i * len(group) // n:(i + 1) * len(group) // n] for i in range(n)]
+            if n == 1:
+                results = [run(group)]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
+                with ThreadPoolExecutor(n) as pool:
+                    results = list(pool.map(run, parts))
+            for part, (tails, ends, cycles) in zip(parts, results):
+                self.cycles += cycles
+                out += list(zip(part, zip(tails, ends)))
         done = {id(c): r for c, r in out}
         return [done[id(c)] for c in chains]
 
     def expected(self, key: bytes, data: bytes, decrypt: bool) -> bytes:
         return (self.reference.decrypt if decrypt else self.reference.encrypt)(key, data)
+
+
+#: blocks per thread from which a batch of feedback chains is split across CPUs
+CHAIN_SPLIT_BLOCKS = 200_000
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                     # not on Linux
+        return os.cpu_count() or 1
 
 
 @dataclass

@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from cipherfab.errors import CipherfabError
+from cipherfab.sim.cse import CSE_VERSION, MIN_SAVING, merge_duplicates
 from cipherfab.sim.fold import FOLD_VERSION, fold, unfold_warnings
 from cipherfab.lint import verilator_root  # noqa: F401 - found there, used here and by the harness users
 
@@ -56,7 +57,9 @@ CXX_FLAGS = [
 #: The model's fast code: -O2 below :data:`O2_LIMIT` characters of Verilog (long runs such as
 #: Monte-Carlo files are simulation-bound: AES-256 iterative, 4 million chained blocks: 66 s at
 #: -O1, 58 s at -O2, for about 3 s more compile), -O1 above (-O2 costs more compile than a run
-#: of a large core gains); the slow (initialisation) code runs once: -O0.
+#: of a large core gains: Serpent-128 iterative, 2.2 MB, ran 10% faster at -O2; what made it
+#: slow was its repeated logic, now merged by cipherfab.sim.cse: 4 million chained blocks
+#: 48 s of CPU instead of about 560 s); the slow (initialisation) code runs once: -O0.
 #: $CIPHERFAB_VERILATOR_OPT (e.g. -O0) overrides both: ``verify``, whose runs are short,
 #: compiles at -O0 (an AES-128 LUT pipeline: 19.3 s instead of 24.3 s).  ``short`` (the test
 #: suite) is -O0 from :data:`SHORT_O1_LIMIT` characters and -O1 below: a small core compiles
@@ -220,7 +223,7 @@ class VerilatedCore:
             raw = verilog
             verilog = build_library(verilog, self.top, HARNESS, self._cflags,
                                     cache if lint_waivers is not None else self.library,
-                                    self.source, lint_waivers)
+                                    self.source, lint_waivers, cse=True)
             self.library = cache / f"{self._digest(verilog)}.so"
             if lint_waivers is not None:
                 _write_atomic(waived, verilog)
@@ -244,7 +247,7 @@ class VerilatedCore:
                    cache_dir=cache_dir, key_clock="key" in info.clocks, lint_waivers=lint_waivers)
 
     def _digest(self, verilog: str) -> str:
-        return library_digest(verilog, self.top, HARNESS, self._cflags)
+        return library_digest(verilog, self.top, HARNESS, self._cflags, cse=True)
 
     # -- running ---------------------------------------------------------
 
@@ -405,12 +408,14 @@ def _first_error(log: str, rename: dict[str, str]) -> str:
     return picks[0][:300] if picks else "no output"
 
 
-def library_digest(verilog: str, top: str, harness: Path, cflags: list[str]) -> str:
-    """The cache key of a compiled model: design, harness, Verilator version and flags."""
+def library_digest(verilog: str, top: str, harness: Path, cflags: list[str], cse: bool = False) -> str:
+    """The cache key of a compiled model: design, harness, Verilator version and flags (and
+    :data:`~cipherfab.sim.cse.CSE_VERSION` for a model built with ``cse``)."""
     import verilator
 
     h = hashlib.sha256()
     for part in (verilog, harness.read_text(), verilator.__version__, top, FOLD_VERSION,
+                 *([CSE_VERSION] if cse else []),
                  *verilator_flags(len(verilog)), *cflags, repr(sorted(opt_levels(len(verilog)).items()))):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:32]
@@ -564,7 +569,7 @@ def _save_object(made: Path, saved: Path) -> None:
 
 
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
-                  source: str = "<verilog>", lint_waivers=None, extra_args=()) -> str:
+                  source: str = "<verilog>", lint_waivers=None, extra_args=(), cse: bool = False) -> str:
     """Verilate ``top`` with ``harness`` into the shared library ``library`` (atomically).
 
     ``lint_waivers`` (codes): Verilator also lints the text with -Wall in the same run and the
@@ -572,6 +577,10 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     does; then ``library`` is only a folder and the file is named after the waived text's digest.
     Returns the (waived) Verilog the library was built from.  ``extra_args``: more Verilator
     arguments (a configuration file, say), part of what the caller's cache key must cover.
+    ``cse``: wires that compute the same value are computed once in the model
+    (:mod:`cipherfab.sim.cse`; part of the caller's cache key too), when that saves at least
+    :data:`~cipherfab.sim.cse.MIN_SAVING` of the text; the lint then runs on the text before
+    the merge, in a Verilator run of its own beside the build.
     """
     root = verilator_root()
     env = verilator_env(root)
@@ -581,24 +590,39 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
     opt = opt_levels(len(verilog))
     pch = _pch_header(cache, cflags, opt)
     compile_flags = [*cflags, *(["-include", shlex.quote(str(pch))] if pch else [])]
+    lint = None
     try:
         folded, where = fold(verilog)       # identical modules once (see cipherfab.sim.fold)
-        (tmp / "core.v").write_text(folded)
-        warn = ["-Wall"] if lint_waivers is not None else []
+        merged, n_merged = merge_duplicates(folded, MIN_SAVING) if cse else (folded, 0)
+        (tmp / "core.v").write_text(merged)
+        if lint_waivers is not None and n_merged:   # lint the text as written, beside the build
+            (tmp / "lint").mkdir()
+            (tmp / "lint" / "core.v").write_text(folded)
+            lint = subprocess.Popen([str(root / "bin" / "verilator"), "--lint-only",
+                                     *[f for f in verilator_flags(len(verilog)) if f not in ("--build", "--cc")],
+                                     "-Wall", "--top-module", top, "core.v"], cwd=tmp / "lint", env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        warn = ["-Wall"] if lint_waivers is not None and lint is None else []
         cmd = [str(root / "bin" / "verilator"), *[f for f in verilator_flags(len(verilog)) if f != "--build"], *warn,
                "--top-module", top, "--Mdir", str(tmp / "obj"),
                "-CFLAGS", " ".join(compile_flags), "-LDFLAGS", "-shared",
                "--exe", str(harness), "-o", str(tmp / "core.so"), *extra_args, str(tmp / "core.v")]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        warnings = p.stderr
+        if lint is not None:
+            lint_out, warnings = lint.communicate()
+            if lint.returncode != 0 and p.returncode == 0:
+                why = _first_error(unfold_warnings(lint_out + warnings, where), {"core.v": source})
+                raise CipherfabError(f"verilator failed to lint top {top!r}: {why}")
         _timed("verilate", t0)
         if p.returncode != 0:
             why = _first_error(unfold_warnings(p.stdout + p.stderr, where), {str(tmp / "core.v"): source})
             raise CipherfabError(f"verilator failed to build top {top!r}: {why}")
         if lint_waivers is not None:
             from ..lint import waive
-            verilog = waive(verilog, unfold_warnings(p.stderr, where), lint_waivers)
-            library = cache / f"{library_digest(verilog, top, harness, cflags)}.so"
+            verilog = waive(verilog, unfold_warnings(warnings, where), lint_waivers)
+            library = cache / f"{library_digest(verilog, top, harness, cflags, cse)}.so"
             if library.exists():
                 return verilog
         _runtime_objects(tmp / "obj", cflags, root, env, opt)
@@ -618,4 +642,7 @@ def build_library(verilog: str, top: str, harness: Path, cflags: list[str], libr
         os.replace(tmp / "core.so", library)  # atomic; a racing build writes the same
         return verilog
     finally:
+        if lint is not None and lint.poll() is None:
+            lint.kill()
+            lint.wait()
         shutil.rmtree(tmp, ignore_errors=True)
