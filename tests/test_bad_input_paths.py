@@ -283,3 +283,13 @@ def test_limits_have_headroom_over_the_largest_real_file():
     ledger = Path(__file__).resolve().parents[1] / "docs" / "results" / "verify" / "ledger.json"
     if ledger.is_file():
         assert userfiles.LIMITS["json"] >= 20 * ledger.stat().st_size
+
+
+@pytest.mark.parametrize("kind", ["zero", "fifo", "folder", "huge", "junk", "long", "missing"])
+def test_report_module_refuses_a_bad_results_file(kind, ws, capsys):
+    """``python -m cipherfab.study.report RESULTS.json`` reads its file through the same helper."""
+    from cipherfab.study.report import main as report_main
+    path, needle = INPUT_KINDS[kind]
+    assert report_main([path.replace("{tmp}", str(ws))]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and needle in err, err
