@@ -240,8 +240,8 @@ def test_unusable_cache_refused_before_the_work(command, kind, ws, capsys, monke
     assert needle in err, err
 
 
-def test_generate_and_pick_need_no_cipherfab_cache(ws, monkeypatch):
-    """Commands that write no cipherfab cache are not refused for it."""
+def test_pick_needs_no_cipherfab_cache(ws, monkeypatch):
+    """A command that writes no cipherfab cache is not refused for it."""
     monkeypatch.setenv("CIPHERFAB_CACHE", "/proc/x")
     assert main(["pick", "aes"]) == 0
 
