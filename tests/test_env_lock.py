@@ -50,7 +50,8 @@ def test_a_missing_runtime_package_differs_a_missing_extra_does_not(tmp_path, ca
 
 @pytest.mark.parametrize("text, message", [
     ("# nothing pinned\nnumpy>=1\n", "pins no package"),
-    (b"\xff\xfe\x00junk", "cannot be read"),
+    (b"\xff\xfe\x00junk", "a binary file"),
+    (b"numpy==1.0 \xff\n", "not UTF-8"),
 ])
 def test_a_malformed_lock_is_one_line(tmp_path, capsys, text, message):
     path = tmp_path / "lock.txt"
@@ -60,9 +61,10 @@ def test_a_malformed_lock_is_one_line(tmp_path, capsys, text, message):
     assert message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("where, message", [("missing.txt", "is not a file"), (".", "is not a file")])
+@pytest.mark.parametrize("where, message", [("missing.txt", "no such file"), (".", "a folder"),
+                                            ("/dev/zero", "not a regular file")])
 def test_a_lock_that_is_not_a_file_is_one_line(tmp_path, capsys, where, message):
-    assert main(["env", "--lock", str(tmp_path / where)]) == 2
+    assert main(["env", "--lock", str(tmp_path / where)]) == 2      # /dev/zero stays absolute
     assert message in capsys.readouterr().err
 
 

@@ -11,18 +11,20 @@ PKG = Path(cipherfab.__file__).parent
 #: each part and the parts it may import (the registry finds the ciphers it lists, and the
 #: ciphers declare themselves with it: that pair is the one plug-in loop)
 ALLOWED = {
-    "errors": set(), "argtypes": set(), "cache": set(), "lint": {"errors"}, "cluster": {"errors"},
-    "readme": {"errors"}, "verilog_files": {"errors"}, "env": {"errors"}, "progress": set(),
+    "errors": set(), "argtypes": set(), "userfiles": {"errors"}, "cache": {"errors", "userfiles"},
+    "lint": {"errors"}, "cluster": {"errors"}, "readme": {"errors"}, "verilog_files": {"errors", "userfiles"},
+    "env": {"errors", "userfiles"}, "progress": set(),
     "registry": {"errors", "argtypes", "ciphers"},
     "hw": {"errors", "registry"},
     "ciphers": {"errors", "registry", "hw"},
-    "generate": {"errors", "argtypes", "registry", "hw", "lint"},
-    "vectors": {"errors", "registry"},
-    "sim": {"errors", "argtypes", "cache", "registry", "hw", "lint", "generate", "vectors", "cluster",
+    "generate": {"errors", "userfiles", "argtypes", "registry", "hw", "lint"},
+    "vectors": {"errors", "userfiles", "registry"},
+    "sim": {"errors", "userfiles", "argtypes", "cache", "registry", "hw", "lint", "generate", "vectors", "cluster",
             "readme", "verilog_files"},
-    "flow": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files", "progress"},
-    "host": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "vectors"},
-    "study": {"errors", "argtypes", "cache", "registry", "hw", "generate", "sim", "flow", "host",
+    "flow": {"errors", "userfiles", "argtypes", "cache", "registry", "hw", "generate", "sim", "verilog_files",
+             "progress"},
+    "host": {"errors", "userfiles", "argtypes", "cache", "registry", "hw", "generate", "sim", "vectors"},
+    "study": {"errors", "userfiles", "argtypes", "cache", "registry", "hw", "generate", "sim", "flow", "host",
               "cluster", "readme", "cli", "progress"},
 }
 

@@ -12,9 +12,10 @@ import contextlib
 import importlib
 import sys
 
-from . import __version__
+from . import __version__, cache
 from .errors import CipherfabError
 from .progress import after
+from .userfiles import check_name
 
 #: modules whose ``register(subparsers)`` adds a subcommand, in --help order.
 SUBCOMMANDS = [
@@ -28,6 +29,17 @@ SUBCOMMANDS = [
     "cipherfab.host.cli",
     "cipherfab.env",
 ]
+
+
+#: the caches a command writes, tried before its work (:func:`cipherfab.cache.check`): "own"
+#: (the cipherfab cache root) and "tools" (wasmtime's and YoWASP's); every other command: both
+CACHES = {"generate": ("tools",), "pick": (), "env": ()}
+#: output names checked here, before the command runs (:func:`cipherfab.userfiles.check_name`):
+#: (dest, option, a file: True; a folder it makes: False).  generate's own checks would meet
+#: a name too long as an OSError, and generate.py is kept unchanged (an edit there re-stamps
+#: every point of the verification ledger); the other commands check their outputs through
+#: the same helpers where they write them (flow.paths, host.cli, sim.ledger)
+NAMES = {"generate": (("output", "-o", True), ("fusesoc", "--fusesoc", False))}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        for dest, option, is_file in NAMES.get(args.command, ()):
+            if getattr(args, dest, None):        # room for the .json written beside -o
+                check_name(getattr(args, dest), option, room=len(".json") if is_file else 0,
+                           file=is_file)
+        needs = CACHES.get(args.command, ("own", "tools"))
+        if needs:
+            cache.check(own="own" in needs, tools="tools" in needs)
         with _long_step_note(args):
             return int(args.func(args) or 0)
     except CipherfabError as e:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from .errors import CipherfabError
+from .userfiles import read_text
 
 #: ``name==version ; marker`` at the start of a requirements line (hash lines are indented)
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?\s*$")
@@ -31,10 +32,7 @@ def _canonical(name: str) -> str:
 def read_lock(path: Path) -> dict[str, str]:
     """{canonical name: version} of the pins in a requirements lock whose markers hold here."""
     from packaging.markers import Marker
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CipherfabError(f"lock {path} cannot be read: {getattr(e, 'strerror', None) or e}") from None
+    text = read_text(path, "vectors", f"lock {path}")     # a requirements file: text, a few MB at most
     pins = {}
     for line in text.splitlines():
         m = _PIN.match(line)
@@ -96,8 +94,6 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     path = find_lock(args.lock)
-    if not path.is_file():
-        raise CipherfabError(f"lock {path} is not a file")
     dev = read_lock(path)
     main_path = path.with_name("main.txt")
     main = read_lock(main_path) if main_path.is_file() else dev

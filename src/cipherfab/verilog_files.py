@@ -3,20 +3,24 @@ the text covers everything the design reads (external cores for ``sim``, ``build
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from .errors import CipherfabError
+from .userfiles import read_text
 
 _INCLUDE = re.compile(r'^(\s*)`include\s+"([^"]+)"(.*)$')
 
 
+def _present(path) -> bool:
+    """Something other than a folder is there: a device or FIFO is found, then refused by
+    :func:`_read`, rather than reported missing."""
+    return os.path.lexists(path) and not os.path.isdir(path)
+
+
 def _read(path: Path) -> str:
-    try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise CipherfabError(f"cannot read Verilog file {path}: "
-                             f"{getattr(err, 'strerror', None) or err}") from None
+    return read_text(path, "verilog")
 
 
 def read_verilog(files, include_dirs=()) -> tuple[str, list[str]]:
@@ -32,7 +36,7 @@ def read_verilog(files, include_dirs=()) -> tuple[str, list[str]]:
     for d in include_dirs:
         if not str(d).strip():
             raise CipherfabError("--include-dir: empty path")
-        if not Path(d).is_dir():
+        if not os.path.isdir(d):
             raise CipherfabError(f"--include-dir {d}: not a folder")
     others = list(dict.fromkeys(p.parent for p in paths))
     extra = [Path(d) for d in include_dirs]
@@ -52,9 +56,9 @@ def _inline(path: Path, text: str, others: list[Path], extra: list[Path], stack:
         indent, name, rest = m.groups()
         search = list(dict.fromkeys([path.parent, *others, *extra]))
         if Path(name).is_absolute():
-            found = Path(name) if Path(name).is_file() else None
+            found = Path(name) if _present(name) else None
         else:
-            found = next((d / name for d in search if (d / name).is_file()), None)
+            found = next((d / name for d in search if _present(d / name)), None)
         if found is None:
             where = ", ".join(str(d) for d in search)
             raise CipherfabError(f'cannot find `include "{name}" ({path.name} line {lineno}): not in {where}; '

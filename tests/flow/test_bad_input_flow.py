@@ -238,9 +238,9 @@ TABLE = [
     (["build", "--verilog", "", "--top", "tiny", "--cycles-per-block", "1"], "--verilog: empty file name"),
     (["build", "--verilog", "tiny.v", "./tiny.v", "--top", "tiny", "--cycles-per-block", "1"],
      "--verilog ./tiny.v is given twice"),
-    (["build", "--verilog", "full", "--top", "tiny", "--cycles-per-block", "1"], "cannot read Verilog file full"),
+    (["build", "--verilog", "full", "--top", "tiny", "--cycles-per-block", "1"], "Verilog file full: is a folder, not a file"),
     (["build", "--verilog", "gone.v", "--top", "tiny", "--cycles-per-block", "1"],
-     "cannot read Verilog file gone.v: No such file or directory"),
+     "Verilog file gone.v: no such file"),
     # --- rekey: the build ---------------------------------------------------------------------------
     (["rekey", "", "--key", OTHER], "BUILD: empty path"),
     (["rekey", "gone", "--key", OTHER], "no build at gone"),

@@ -48,5 +48,5 @@ def test_bad_peer_files_are_one_line(tmp_path, d, needle):
 
 
 def test_missing_peer_file(tmp_path):
-    with pytest.raises(CipherfabError, match="cannot read peer file"):
+    with pytest.raises(CipherfabError, match="peer file .*nope.json: no such file"):
         peer_source(tmp_path / "nope.json")

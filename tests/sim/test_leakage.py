@@ -135,7 +135,7 @@ def test_an_interrupted_run_goes_on_from_its_saved_pieces_to_the_same_result(ite
     (["leakage", "--traces", "10"], "nothing to assess"),
     (["leakage", "--traces", "10", "--verilog", "x.v", "--top", "x"], "an external core also needs --info"),
     (["leakage", "--traces", "10", "--verilog", "{tmp}/none.v", "--top", "x", "--info", "{tmp}/none.json"],
-     "cannot read"),
+     "none.v: no such file"),
 ])
 def test_bad_input_is_one_line(argv, words, capsys, tmp_path):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]

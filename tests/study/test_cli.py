@@ -57,7 +57,7 @@ def test_unknown_study_through_cipherfab_cli_when_wired(capsys):
     (["quick", "-j", "0"], "must be >= 1"),
     (["quick", "--top", "x"], "needs --verilog"),
     (["quick", "--verilog", "nonexistent.v", "--top", "t", "--cycles-per-block", "4"],
-     "cannot read Verilog file"),
+     "Verilog file nonexistent.v: no such file"),
     (["quick", "--verilog", "nonexistent.v", "--cycles-per-block", "4"], "needs --top"),
 ])
 def test_bad_options_are_one_line_exit_2(args, words, capsys, on_fakes):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..argtypes import between
 from ..errors import CipherfabError
+from ..userfiles import read_text
 from ..verilog_files import read_verilog
 from .source import DesignSource
 
@@ -102,10 +103,8 @@ def peer_source(path) -> DesignSource:
     import json
     path = Path(path)
     try:
-        d = json.loads(path.read_text())
-    except OSError as err:
-        raise CipherfabError(f"cannot read peer file {path}: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        d = json.loads(read_text(path, "json", "peer file"))
+    except json.JSONDecodeError as err:
         raise CipherfabError(f"peer file {path} is not JSON: {err}") from None
     known = ("verilog", "block_bits", *OPTIONS)
     if not isinstance(d, dict) or not d.get("verilog"):

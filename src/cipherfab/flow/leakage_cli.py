@@ -83,13 +83,10 @@ def _core(args):
             raise CipherfabError("an external core is --verilog FILE --top NAME --info JSON, without CIPHER"
                                  if not missing else f"an external core also needs {', '.join(missing)}")
         from ..hw.info import load_info
-
-        def text():
-            try:
-                return Path(args.verilog).read_text()
-            except OSError as e:
-                raise CipherfabError(f"cannot read {args.verilog}: {e.strerror or e}") from None
-        return args.top, load_info(args.info), text
+        from ..userfiles import input_file, read_text
+        input_file(args.verilog, "verilog", "--verilog")        # refused before any work
+        info = load_info(input_file(args.info, "json", "--info"))
+        return args.top, info, lambda: read_text(args.verilog, "verilog", "--verilog")
     if not args.cipher:
         raise CipherfabError("nothing to assess: give CIPHER (e.g. aes) or --verilog FILE --top NAME --info JSON")
     from ..generate import declaration, generate_verilog

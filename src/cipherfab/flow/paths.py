@@ -28,20 +28,13 @@ from pathlib import Path
 
 from .. import cache as cache_layout
 from ..errors import CipherfabError
+from ..userfiles import TEMP_ROOM, check_name, nearest_existing, output_file
 
 
 def _named(text, option: str) -> Path:
     if text is None or not str(text).strip():
         raise CipherfabError(f"{option}: empty path")
     return Path(text)
-
-
-def _nearest_existing(path: Path) -> Path:
-    """``path`` or its closest ancestor that exists (``.`` for a relative path at worst)."""
-    p = path
-    while not os.path.lexists(p) and p != p.parent:
-        p = p.parent
-    return p
 
 
 def _try_write_in(folder: Path, option: str, path: Path) -> None:
@@ -55,17 +48,9 @@ def _try_write_in(folder: Path, option: str, path: Path) -> None:
 
 
 def file_target(text, option: str) -> Path:
-    """A file the command will write: its folder must exist and be writable; not a folder itself."""
-    path = _named(text, option)
-    if path.is_dir():
-        raise CipherfabError(f"{option} {path}: is a folder, not a file name")
-    if not os.path.lexists(path.parent):
-        near = _nearest_existing(path.parent)
-        if not near.is_dir():
-            raise CipherfabError(f"{option} {path}: {near} is not a folder")
-        raise CipherfabError(f"{option} {path}: folder {path.parent} does not exist")
-    _try_write_in(path.parent, option, path)
-    return path
+    """A file the command will write: its name fits, its folder exists and is writable; not a
+    folder itself (:func:`cipherfab.userfiles.output_file`; a device is written in place)."""
+    return output_file(_named(text, option), option, devices=True)
 
 
 def write_file(path: Path, text: str, option: str) -> None:
@@ -103,7 +88,7 @@ def dir_target(text, option: str, *, new: bool = False, replaceable: str | None 
     ``new``: the folder must not hold anything yet, except (``replaceable``) a previous
     output of the same command, recognised by that file in it, which is replaced whole.
     Otherwise an existing folder is used as it is (a work folder)."""
-    path = _named(text, option)
+    path = check_name(_named(text, option), option, room=TEMP_ROOM if new else 0, file=False)
     if new and (path.name in ("", ".", "..") or path.resolve() == Path.cwd().resolve()):
         raise CipherfabError(f"{option} {path}: give the folder by its name (the current folder, its "
                              "parent or the root cannot be written whole)")
@@ -115,7 +100,7 @@ def dir_target(text, option: str, *, new: bool = False, replaceable: str | None 
                                  "(nothing is written over other files)")
         _try_write_in(path.parent if new else path, option, path)
         return path
-    _try_write_in(_nearest_existing(path), option, path)
+    _try_write_in(nearest_existing(path), option, path)
     return path
 
 

@@ -30,6 +30,7 @@ argument, the build's files and the output folder are checked before elaboration
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from ..errors import CipherfabError
 from ..progress import stage
+from ..userfiles import input_file, read_text
 from . import bram, gatelevel, paths, tools
 from .incontext import MANIFEST, READBACK
 
@@ -51,13 +53,13 @@ def load_build(build: Path) -> dict:
             raise CipherfabError(f"{build} is not a folder: BUILD is the folder of an in-context build "
                                  f"(cipherfab build CIPHER ... --bitstream DIR)")
         raise CipherfabError(f"no build at {build}: make one with cipherfab build CIPHER ... --bitstream {build}")
-    try:
-        manifest = json.loads(path.read_text())
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         raise CipherfabError(f"{build} is not an in-context build ({MANIFEST} missing): make one with "
-                             f"cipherfab build CIPHER ... --bitstream {build}") from None
-    except (OSError, ValueError) as e:
-        raise CipherfabError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+                             f"cipherfab build CIPHER ... --bitstream {build}")
+    try:
+        manifest = json.loads(read_text(path, "json", "build manifest"))
+    except ValueError as e:
+        raise CipherfabError(f"cannot read {path}: {e}") from None
     problem = _manifest_problem(manifest)
     if problem:
         raise CipherfabError(f"{path} is not a cipherfab build manifest ({problem})")
@@ -102,10 +104,15 @@ def needed_files(check: bool, build: Path) -> list[str]:
 
 
 def _check_files(build: Path, check: bool) -> None:
-    missing = [n for n in needed_files(check, build) if not (build / n).is_file()]
+    """Every file re-keying reads is there, a regular file within the limit of a build file
+    (a FIFO or device put in its place is named, never opened)."""
+    names = needed_files(check, build)
+    missing = [n for n in names if not os.path.lexists(build / n)]
     if missing:
         raise CipherfabError(f"build {build} is incomplete: {', '.join(missing)} missing "
                              f"(an in-context build keeps core.v, design.config, netlist.json and design.bit)")
+    for n in names:
+        input_file(build / n, "build", "build file")
 
 
 def new_params(manifest: dict, key: str):

@@ -24,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+from .. import cache as cache_layout
 from ..errors import CipherfabError
 
 #: Python distribution that provides each executable.
@@ -53,15 +54,9 @@ FIRST_USE_NOTES = True
 
 
 def yowasp_cache_dir() -> Path:
-    """Where yowasp_runtime keeps native code: ``$YOWASP_CACHE_DIR`` or the user cache's ``YoWASP``."""
-    env = os.environ.get("YOWASP_CACHE_DIR")
-    if env:
-        return Path(env)
-    try:
-        import platformdirs
-        return Path(platformdirs.user_cache_dir("YoWASP", appauthor=False))
-    except ImportError:  # pragma: no cover - platformdirs comes with yowasp_runtime
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "YoWASP"
+    """Where yowasp_runtime keeps native code: ``$YOWASP_CACHE_DIR`` or the user cache's
+    ``YoWASP`` (:func:`cipherfab.cache.tool_caches`, which the CLI checks before any work)."""
+    return cache_layout.tool_caches()[1][0]
 
 
 @functools.lru_cache(maxsize=None)

@@ -30,6 +30,7 @@ import numpy as np
 from ..argtypes import integer, real_between
 from ..errors import CipherfabError
 from ..hw.axis import WIDTHS
+from ..userfiles import input_file, output_file, read_bytes
 from ..registry import add_core_arguments, get_cipher, params_from_args
 from .gcm_reference import gcm_reference
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
@@ -222,31 +223,14 @@ def _iv(args, params, info) -> bytes:
 
 
 def _input(name: str, option: str = "--in") -> Path:
-    """The input file: it exists and is a regular file (a device such as /dev/zero would
-    never end, a folder has no bytes)."""
-    if not name:
-        raise CipherfabError(f"{option} '': give a file name")
-    path = Path(name)
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise CipherfabError(f"{option} {name}: no such file") from None
-    except OSError as e:
-        raise CipherfabError(f"{option} {name}: {e.strerror or e}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise CipherfabError(f"{option} {name}: is a directory, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise CipherfabError(f"{option} {name}: not a regular file (a device, pipe or socket)")
-    if not os.access(path, os.R_OK):
-        raise CipherfabError(f"{option} {name}: not readable (permission denied)")
-    return path
+    """The input file, checked before any work (:func:`cipherfab.userfiles.input_file`): a
+    regular file within the data limit (a device such as /dev/zero would never end, a folder
+    has no bytes)."""
+    return input_file(name, "data", option)
 
 
 def _read(path: Path, option: str = "--in") -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise CipherfabError(f"{option} {path}: cannot read: {e.strerror or e}") from None
+    return read_bytes(path, "data", option)
 
 
 class _Output:
@@ -258,10 +242,7 @@ class _Output:
     device or pipe (``/dev/null``) is written in place, never replaced by a file."""
 
     def __init__(self, name: str):
-        path = Path(name)
-        if not name or path.is_dir():
-            raise CipherfabError(f"--out {name}: is a directory, not a file" if name
-                                 else "--out '': give a file name")
+        path = output_file(name, "--out", devices=True)            # one line for any bad name
         self.device = path.exists() and not path.is_file()       # /dev/null, /dev/stdout, a pipe
         if not self.device and path.is_symlink():
             path = path.resolve()                                  # write through a link to a file

@@ -55,7 +55,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..userfiles import input_file
     from .engine import HardwareEngine, random_run
+    for name in args.vectors or ():      # a device, FIFO or huge file: refused before any work
+        input_file(name, "vectors", "--vectors")
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
@@ -139,7 +142,8 @@ def _core(args):
     from ..verilog_files import read_verilog
     from ..hw.info import load_info
     from .engine import ExternalCore
-    info = load_info(args.info)
+    from ..userfiles import input_file
+    info = load_info(input_file(args.info, "json", "--info"))
     text, _ = read_verilog(args.verilog, args.include_dir or ())
     return ExternalCore(text, args.top, info)
 

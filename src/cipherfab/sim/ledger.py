@@ -32,6 +32,7 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+from .. import userfiles
 from ..errors import CipherfabError
 
 SCHEMA = 1
@@ -201,7 +202,7 @@ def legacy_generator_digest() -> str:
 
 @cache
 def file_digest(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(userfiles.read_bytes(path, "vectors")).hexdigest()
 
 
 def machine() -> str:
@@ -242,12 +243,11 @@ class Ledger:
         self.gcm: dict[str, dict] = {}
         #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
         self.last_run: dict | None = None
-        if self.path.is_dir():
-            raise CipherfabError(f"ledger {self.path} is a folder, not a file")
-        if self.path.exists():
+        if userfiles.lookup(self.path, "ledger") is not None:    # a folder, device, FIFO, too big: one line
+            text = userfiles.read_text(self.path, "json", "ledger")
             try:
-                data = json.loads(self.path.read_text())
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+                data = json.loads(text)
+            except json.JSONDecodeError as e:
                 raise CipherfabError(f"ledger {self.path} cannot be read: {e}") from None
             if (not isinstance(data, dict) or data.get("schema") != SCHEMA
                     or not isinstance(data.get("points"), dict)
@@ -264,6 +264,7 @@ class Ledger:
 
     def check_writable(self) -> None:
         """Refuse before any work when the ledger's folder cannot be made or written."""
+        userfiles.check_name(self.path, "ledger")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             probe = tempfile.NamedTemporaryFile(dir=self.path.parent, prefix=".probe-")

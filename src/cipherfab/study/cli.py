@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -152,23 +151,21 @@ def _check_flow(args, device: str) -> None:
                                  f"(synth_ecp5), not {device}")
 
 
-def _check_files(names, option: str) -> None:
-    """Input files must be regular files: reading /dev/zero or a FIFO would never end.
-    (A name that cannot be looked up is left to the reader, which refuses it in one line.)"""
+def _check_files(names, kind: str, option: str) -> None:
+    """Input files, before any build: each a regular file within its kind's limit (reading
+    /dev/zero or a FIFO would never end; :mod:`cipherfab.userfiles`).  A missing one is
+    left to its reader, after the options that go with it are checked."""
+    from ..userfiles import input_file
     for name in names or ():
-        try:
-            special = os.path.exists(name) and not stat.S_ISREG(os.stat(name).st_mode)
-        except (OSError, ValueError):
-            continue
-        if special:
-            raise CipherfabError(f"{option} {name}: not a regular file")
+        if os.path.lexists(name):
+            input_file(name, kind, option)
 
 
 def _checked_inputs(args, study):
     """Every refusal that needs no build, before the first one: (external points, README to
     update or None)."""
-    _check_files(args.verilog, "--verilog")
-    _check_files(args.peer, "--peer")
+    _check_files(args.verilog, "verilog", "--verilog")
+    _check_files(args.peer, "json", "--peer")
     from . import papers
     papers.tables()        # the published numbers the report needs: a broken file is refused now,
                            # not after the builds (their results would be lost with the report)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import stat
 import sys
 from importlib import resources
@@ -27,6 +28,7 @@ from ..argtypes import non_negative, non_negative_number
 from ..errors import CipherfabError
 from ..flow.devices import DEVICES, get_device
 from ..flow.options import NAMES as FLOW_OPTIONS
+from ..userfiles import input_file, lookup, read_text
 
 #: LUT4 and EBR (18 kbit) of the ECP5 parts (Lattice ECP5 family data sheet, table 1.1).
 CAPACITY = {"ecp5-25k": (24_288, 56), "ecp5-45k": (43_848, 108), "ecp5-85k": (83_640, 208)}
@@ -71,7 +73,7 @@ def shipped_files() -> list[Path]:
 
 
 def _in_folder(folder: Path) -> list[Path]:
-    if (folder / "results.json").is_file():
+    if os.path.lexists(folder / "results.json"):      # a FIFO there is refused when read
         return [folder / "results.json"]
     found = sorted(folder.glob("*/results.json"))
     if not found:
@@ -94,7 +96,7 @@ def _results_files(given) -> list[Path]:
         if kind == "folder":
             files += _in_folder(Path(name))
         elif kind == "special":
-            raise CipherfabError(f"--results {name}: not a file")
+            input_file(name, "json", "--results")       # names what it is, in one line
         else:                   # a file, or nothing there: reading it says which
             files.append(Path(name))
     return files
@@ -102,20 +104,17 @@ def _results_files(given) -> list[Path]:
 
 def _kind(path: Path) -> str | None:
     """"file", "folder", "special" (a device, a FIFO: reading would not end) or None (no such
-    path, or one that cannot be looked up: the read that follows names the reason)."""
-    try:
-        mode = path.stat().st_mode
-    except (OSError, ValueError):
+    path: the read that follows says so); a name that cannot be looked up is one line."""
+    st = lookup(path, "--results")
+    if st is None:
         return None
-    return "folder" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "special"
+    return "folder" if stat.S_ISDIR(st.st_mode) else "file" if stat.S_ISREG(st.st_mode) else "special"
 
 
 def _load(path: Path) -> dict:
     try:
-        data = json.loads(path.read_text())
-    except OSError as e:
-        raise CipherfabError(f"cannot read {path}: {e.strerror or e}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        data = json.loads(read_text(path, "json", "--results"))
+    except json.JSONDecodeError as e:
         raise CipherfabError(f"{path} is not a results.json: {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("aggregates"), list):
         raise CipherfabError(f"{path} is not a results.json (no list of aggregates)")

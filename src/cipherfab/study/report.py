@@ -718,10 +718,12 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m cipherfab.study.report RESULTS.json", file=sys.stderr)
         return 2
     path = Path(argv[0])
+    from ..errors import CipherfabError
+    from ..userfiles import read_text
     try:
-        results = json.loads(path.read_text())
-    except OSError as e:
-        print(f"cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        results = json.loads(read_text(path, "json", "results file"))
+    except CipherfabError as e:
+        print(e, file=sys.stderr)
         return 2
     except ValueError as e:
         print(f"{path} is not a study's results.json: {e}", file=sys.stderr)

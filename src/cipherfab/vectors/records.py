@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import CipherfabError
+from ..userfiles import read_bytes
 
 __all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
            "key_bits", "effective_key_bits", "key_size_text", "check_key", "fail",
@@ -72,12 +73,9 @@ def fail(path, line: int | None, problem: str) -> CipherfabError:
 
 
 def read_lines(path) -> list[str]:
-    """The file's lines without line ends (CRLF or LF); refuses unreadable/empty files."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise fail(path, None, f"cannot read: {e.strerror or e}") from None
+    """The file's lines without line ends (CRLF or LF); refuses special, oversized,
+    unreadable, binary and empty files (:mod:`cipherfab.userfiles`)."""
+    data = read_bytes(path, "vectors")
     if b"\0" in data:
         raise fail(path, None, "binary file, not a test-vector file")
     text = data.decode("latin-1")
