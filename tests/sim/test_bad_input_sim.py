@@ -176,7 +176,8 @@ def test_records_of_another_key_size_only_are_refused(capsys):
     assert main(["sim", "aes", "--vectors", str(SHIPPED / "ECBGFSbox256.rsp")]) == 2
     out, err = capsys.readouterr()
     assert out.strip().splitlines()[-1] == "0 passed, 0 failed, 10 skipped", out
-    assert err.strip() == "cipherfab sim: error: no record in the vector files is for this core's key size"
+    assert err.strip().splitlines()[-1] == ("cipherfab sim: error: no record in the vector files is "
+                                            "for this core's key size")   # after a first compile's note
 
 
 @pytest.mark.parametrize("argv, last", FAILURES, ids=[" ".join(a) for a, _ in FAILURES])
