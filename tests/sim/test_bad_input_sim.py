@@ -1,10 +1,14 @@
 """`cipherfab sim` and `cipherfab verify`: bad input is one line and exit 2, before any compile."""
 
+from pathlib import Path
+
 import pytest
 
+import cipherfab
 from cipherfab.cli import main
 
 KAT = "aes/KAT_AES/ECBGFSbox128.rsp"
+SHIPPED = Path(cipherfab.__file__).parent / "vectors" / "kat" / "aes" / "KAT_AES"
 
 
 @pytest.fixture
@@ -118,6 +122,13 @@ CASES = [
     (["verify", "--all", "--scheduler", "tcp://h:99999"], "port must be 1..65535"),
     (["verify", "--all", "--update-readme"], "--update-readme goes with --status"),
     (["verify", "aes", "--arch", "pipelined-9"], "--arch 'pipelined-9' is not supported"),
+    # a selection that matches no point is refused, naming the architectures (not "0 points")
+    (["verify", "aes", "--arch", "iterativ", "--status"], "aes: --arch 'iterativ' is not supported; choose from iterative,"),
+    (["verify", "--arch", "iterativ", "--status"], "--arch 'iterativ' is no cipher's architecture; choose from aes: iterative,"),
+    (["verify", "aes", "--arch", "nope", "--all", "--ledger", "{tmp}/x.json"], "aes: --arch 'nope' is not supported"),
+    (["verify", "--arch", "compact", "--all", "--ledger", "{tmp}/x.json"], "; tdes: iterative, pipeline,"),
+    (["verify", "--arch", "", "--all", "--ledger", "{tmp}/x.json"], "--arch '' is no cipher's architecture"),
+    (["verify", "rc6", "--arch", "pipeline", "--status"], "rc6: --arch 'pipeline' is not supported; choose from iterative"),
 ]
 
 
@@ -129,3 +140,50 @@ def test_refused_in_one_line(argv, needle, places, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1, err
     assert needle in err, err
+    assert not (places / "x.json").exists()                    # no ledger written
+
+
+def _wrong(text: str, field: str, every: bool) -> str:
+    """The file with the first hex digit of one (or every) ``field`` changed."""
+    out, n = [], 0
+    for line in text.splitlines(keepends=True):
+        if line.startswith(field + " = ") and (every or n == 0):
+            i = len(field) + 3
+            line = line[:i] + ("1" if line[i] != "1" else "2") + line[i + 1:]
+            n += 1
+        out.append(line)
+    return "".join(out)
+
+
+@pytest.fixture
+def failing(places):
+    kat = (SHIPPED / "ECBGFSbox128.rsp").read_text()
+    (places / "one-wrong.rsp").write_text(_wrong(kat, "CIPHERTEXT", every=False))
+    (places / "all-wrong.rsp").write_text(_wrong(_wrong(kat, "CIPHERTEXT", True), "PLAINTEXT", True))
+    (places / "gcm-wrong-tag.rsp").write_text((places / "gcm.rsp").read_text().replace("Tag = 2503", "Tag = 3503"))
+    return places
+
+
+FAILURES = [   # a failed check is exit 1, whatever else is also wrong
+    (["sim", "aes", "--vectors", "{tmp}/one-wrong.rsp"], "13 passed, 1 failed"),
+    (["sim", "aes", "--vectors", "{tmp}/all-wrong.rsp"], "0 passed, 14 failed"),
+    (["sim", "aes", "--vectors", "{tmp}/all-wrong.rsp", "{kat}/ECBGFSbox256.rsp"], "0 passed, 14 failed, 10 skipped"),
+    (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/gcm-wrong-tag.rsp"], "0 passed, 1 failed"),
+]
+
+
+def test_records_of_another_key_size_only_are_refused(capsys):
+    assert main(["sim", "aes", "--vectors", str(SHIPPED / "ECBGFSbox256.rsp")]) == 2
+    out, err = capsys.readouterr()
+    assert out.strip().splitlines()[-1] == "0 passed, 0 failed, 10 skipped", out
+    assert err.strip().splitlines()[-1] == ("cipherfab sim: error: no record in the vector files is "
+                                            "for this core's key size")   # after a first compile's note
+
+
+@pytest.mark.parametrize("argv, last", FAILURES, ids=[" ".join(a) for a, _ in FAILURES])
+def test_a_failed_check_exits_1(argv, last, failing, capsys):
+    argv = [a.replace("{tmp}", str(failing)).replace("{kat}", str(SHIPPED)) for a in argv]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out.strip().splitlines()[-1] == last, out
+    assert "error" not in err, err

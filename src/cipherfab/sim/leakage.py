@@ -24,7 +24,10 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import math
+import os
 import re
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,10 +105,15 @@ class LeakageModel:
         self.library = cache / f"leak-{digest}.so"
         if not self.library.exists():
             cache.mkdir(parents=True, exist_ok=True)
-            conf = cache / f"leak-{digest}.vlt"
-            conf.write_text(vlt)
-            print(f"note: compiling {top} for leakage traces with Verilator (first use)", flush=True)
-            build_library(text, top, HARNESS, cflags, self.library, extra_args=[str(conf)])
+            fd, conf = tempfile.mkstemp(dir=cache, prefix=f"leak-{digest}-", suffix=".vlt")
+            with os.fdopen(fd, "w") as f:     # its own file: a run compiling the same core at once has another
+                f.write(vlt)
+            print(f"note: compiling {top} for leakage traces with Verilator (first use)", file=sys.stderr,
+                  flush=True)
+            try:
+                build_library(text, top, HARNESS, cflags, self.library, extra_args=[conf])
+            finally:
+                os.unlink(conf)
 
     def moments(self, key: bytes, fixed: bytes, traces: int, window: int, checkpoints, seed: int,
                 noise: float, second: bytes | None = None) -> tuple[np.ndarray, dict]:
@@ -226,9 +234,7 @@ def assess(model: LeakageModel, key: bytes, fixed: bytes, traces: int, window: i
     def keep(i, result):
         results[i] = result
         if save is not None:
-            tmp = save / f"piece-{i}.tmp.npz"
-            np.savez(tmp, moments=result[0], **result[1])
-            tmp.replace(save / f"piece-{i}.npz")
+            _save_piece(save, i, result)
         if progress:
             progress(len(results), len(work), resumed)
 
@@ -252,6 +258,23 @@ def assess(model: LeakageModel, key: bytes, fixed: bytes, traces: int, window: i
         a.t[order] = [float(x) for x in t_values(total[-1], order)]
         a.max_t[order] = [float(np.max(np.abs(t_values(total[i], order)))) for i in range(len(cps))]
     return a
+
+
+def _save_piece(save: Path, i: int, result) -> None:
+    """Keep piece ``i`` in ``save`` as ``piece-<i>.npz``, written under a name of its own and
+    renamed into place: an identical run at once (which may also remove the folder when it
+    ends) neither reads a piece half written nor takes this run's file away.  A piece that
+    cannot be saved is only not resumable: the run goes on."""
+    tmp = None
+    try:
+        save.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=save, prefix=f".piece-{i}-", suffix=".npz")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, moments=result[0], **result[1])
+        os.replace(tmp, save / f"piece-{i}.npz")
+    except OSError:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def run_key(model: LeakageModel, *parts) -> str:

@@ -234,33 +234,46 @@ def entry(params, ok: bool, counts: dict, verilog_sha256: str, vectors: dict[str
 
 
 class Ledger:
-    """The ledger file: ``points`` maps top-module names to entries."""
+    """The ledger file: ``points`` maps top-module names to entries.
+
+    Runs that write one ledger at once (two ``verify`` commands) keep each other's entries:
+    :meth:`save` takes a lock beside the file, reads it again and writes the entries this
+    object changed since it was read (or last saved) over what the file holds now."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.points: dict[str, dict] = {}
-        #: GCM through the system, one entry per core class (``gcm:<top>``, :mod:`cipherfab.host.verify_gcm`)
-        self.gcm: dict[str, dict] = {}
-        #: the last ``verify --all`` run: command, date, machine, counts, wall seconds, phases
-        self.last_run: dict | None = None
-        if userfiles.lookup(self.path, "ledger") is not None:    # a folder, device, FIFO, too big: one line
-            text = userfiles.read_text(self.path, "json", "ledger")
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise CipherfabError(f"ledger {self.path} cannot be read: {e}") from None
-            if (not isinstance(data, dict) or data.get("schema") != SCHEMA
-                    or not isinstance(data.get("points"), dict)
-                    or not all(isinstance(v, dict) and "verdict" in v and "verilog_sha256" in v
-                               for v in data["points"].values())):
-                raise CipherfabError(f"ledger {self.path} is not a cipherfab verification ledger "
-                                     f"(schema {SCHEMA})")
-            gcm = data.get("gcm", {})
-            if not isinstance(gcm, dict) or not all(isinstance(v, dict) and "verdict" in v
-                                                    for v in gcm.values()):
-                raise CipherfabError(f"ledger {self.path}: its gcm entries are malformed")
-            self.points, self.gcm = data["points"], gcm
-            self.last_run = data.get("last_run")
+        #: points, then GCM through the system, one entry per core class (``gcm:<top>``,
+        #: :mod:`cipherfab.host.verify_gcm`), then the last ``verify --all`` run: command,
+        #: date, machine, counts, wall seconds, phases
+        self.points, self.gcm, self.last_run = self._read()
+        self._saved = self._snapshot()
+
+    def _read(self) -> tuple[dict, dict, dict | None]:
+        """(points, gcm, last_run) as the file holds them now (a missing file: empty)."""
+        if userfiles.lookup(self.path, "ledger") is None:        # no file yet: empty
+            return {}, {}, None
+        text = userfiles.read_text(self.path, "json", "ledger")  # a folder, device, FIFO, too big: one line
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise CipherfabError(f"ledger {self.path} cannot be read: {e}") from None
+        if (not isinstance(data, dict) or data.get("schema") != SCHEMA
+                or not isinstance(data.get("points"), dict)
+                or not all(isinstance(v, dict) and "verdict" in v and "verilog_sha256" in v
+                           for v in data["points"].values())):
+            raise CipherfabError(f"ledger {self.path} is not a cipherfab verification ledger "
+                                 f"(schema {SCHEMA})")
+        gcm = data.get("gcm", {})
+        if not isinstance(gcm, dict) or not all(isinstance(v, dict) and "verdict" in v
+                                                for v in gcm.values()):
+            raise CipherfabError(f"ledger {self.path}: its gcm entries are malformed")
+        return data["points"], gcm, data.get("last_run")
+
+    def _snapshot(self) -> dict:
+        """Every entry as text: what :meth:`save` compares to find this object's changes."""
+        text = lambda v: json.dumps(v, sort_keys=True)
+        return {"points": {k: text(v) for k, v in self.points.items()},
+                "gcm": {k: text(v) for k, v in self.gcm.items()}, "last_run": text(self.last_run)}
 
     def check_writable(self) -> None:
         """Refuse before any work when the ledger's folder cannot be made or written."""
@@ -283,15 +296,46 @@ class Ledger:
         os.replace(tmp, path)
         return path
 
-    def save(self) -> None:
-        """Write atomically (an interrupted run keeps every point recorded before)."""
-        data = {"schema": SCHEMA, "last_run": self.last_run, "points": dict(sorted(self.points.items())),
-                "gcm": dict(sorted(self.gcm.items()))}
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, self.path)
+    def save(self, then=None) -> None:
+        """Merge and write atomically, under the lock (an interrupted run keeps every point
+        recorded before; another run's entries written meanwhile are kept): the file is read
+        again, the entries this object changed since it was read or last saved go over it,
+        and this object then holds the merged ledger.  ``then()`` runs while the lock is
+        held (the summary written from the merged ledger)."""
+        import fcntl
+        lock = self.path.with_name(f".{self.path.name}.lock")
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise CipherfabError(f"cannot lock the ledger {self.path} ({lock}): {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._merge()
+            data = {"schema": SCHEMA, "last_run": self.last_run,
+                    "points": dict(sorted(self.points.items())), "gcm": dict(sorted(self.gcm.items()))}
+            tmp_fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
+            with os.fdopen(tmp_fd, "w") as f:
+                json.dump(data, f, indent=1)
+                f.write("\n")
+            os.replace(tmp, self.path)
+            self._saved = self._snapshot()
+            if then is not None:
+                then()
+        finally:
+            os.close(fd)                   # closing the lock file releases the lock
+
+    def _merge(self) -> None:
+        """The file as it is now, with this object's changes (since it was read or saved) over it."""
+        points, gcm, last_run = self._read()
+        mine = self._snapshot()
+        for part, disk in (("points", points), ("gcm", gcm)):
+            ours, was = getattr(self, part), self._saved[part]
+            changed = {k: v for k, v in ours.items() if mine[part][k] != was.get(k)}
+            kept = {k: v for k, v in ours.items() if k not in disk}      # removed from the file: kept
+            ours.clear()
+            ours.update({**kept, **disk, **changed})
+        if mine["last_run"] == self._saved["last_run"]:
+            self.last_run = last_run
 
 
 def vector_digests(root: Path, files: list[str]) -> dict[str, str]:

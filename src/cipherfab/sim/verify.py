@@ -299,7 +299,7 @@ def run(args) -> int:
         if extra:
             what = "--all checks" if args.all else "--status lists"
             raise CipherfabError(f"{what} every point; {extra[0]} picks one (drop one of them)")
-        points = [p for p in all_points(args.cipher) if not args.arch or p.arch == args.arch]
+        points = selected_points(args.cipher, args.arch)
         gcm = _gcm().gcm_points(args.cipher, args.arch)
     elif args.cipher:
         points, gcm = [params_from_args(args)], []
@@ -327,6 +327,24 @@ def run(args) -> int:
         print(f"GCM through the system: {len(gcm_states) - len(gcm)} classes fresh, {len(gcm)} to "
               f"verify", flush=True)
     return _verify(points, book, root, args, gcm)
+
+
+def selected_points(cipher: str | None, arch: str | None) -> list[CoreParams]:
+    """Every point of CIPHER (of every cipher if None) and ARCH (of any if None); a
+    selection that matches no point (a misspelt architecture) is refused, naming the
+    architectures there are."""
+    from ..registry import ciphers
+    if arch is not None and cipher:
+        get_cipher(cipher).arch(arch)        # "aes: --arch 'iterativ' is not supported; choose from ..."
+    elif arch is not None and not any(a.name == arch for c in ciphers().values() for a in c.architectures):
+        known = "; ".join(f"{c.name}: {', '.join(a.name for a in c.architectures)}"
+                          for c in ciphers().values() if c.architectures)
+        raise CipherfabError(f"--arch {arch!r} is no cipher's architecture; choose from {known}")
+    points = [p for p in all_points(cipher) if arch is None or p.arch == arch]
+    if not points:
+        raise CipherfabError(f"no core point of {cipher or 'any cipher'}"
+                             + (f" with --arch {arch}" if arch is not None else "") + " to check")
+    return points
 
 
 def _gcm_states(gcm, book, root: Path) -> dict[str, str]:
@@ -378,7 +396,7 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
         _states([p for p in everything if p.top not in states], book, root, os.cpu_count() or 1)
         if os.access(book.path.parent, os.W_OK):
             book.save()
-        every_state = recorded_states(everything, book, root)
+        every_state = recorded_states(everything, book, root)   # of the merged ledger
         print(f"wrote {book.write_summary(everything, every_state)}")
         _update_readme(everything, every_state, book, root)
     bad = [(p, states[p.top]) for p in points if states[p.top] != "fresh"]
@@ -488,8 +506,9 @@ def _verify(points, book, root: Path, args, gcm=()) -> int:
                              "failed": failed, "wall_seconds": round(wall, 1),
                              "phases": {k: round(v, 1) for k, v in phases.items()}}
             everything = all_points(None)     # from the ledger alone: no point generated again
-            book.write_summary(everything, recorded_states(everything, book, root))
-        book.save()
+            book.save(then=lambda: book.write_summary(everything, recorded_states(everything, book, root)))
+        else:
+            book.save()
         print(f"ledger: {book.path} ({len(book.points)} points recorded)")
     print(f"{n - failed} passed, {failed} failed ({n} cores, {wall:.0f} s)")
     return 1 if failed else 0

@@ -289,7 +289,7 @@ class VerilatedCore:
         kind[:lead] = OP_KEY
         r = self.run_packed(kind, np.zeros(n + lead, np.int64), key if lead else b"", blocks, **kw)
         if r.error:
-            raise CipherfabError(f"simulation of {self.top} failed: {r.error}")
+            raise CipherfabError(f"simulation of {self.top} failed: {r.error}", exit_code=1)
         return r.out
 
     def run_chains(self, keys: bytes, ivs: bytes, texts: bytes, rules: Sequence[int],
@@ -320,7 +320,8 @@ class VerilatedCore:
                    timeout=timeout, tail=ptr(tail), chain_out=ptr(chain), key_period=key_period)
         self._lib.cf_chain(ctypes.byref(r))
         if r.failed:
-            raise CipherfabError(f"simulation of {self.top} failed: {r.error.decode(errors='replace')}")
+            raise CipherfabError(f"simulation of {self.top} failed: {r.error.decode(errors='replace')}",
+                                 exit_code=1)     # a hang or a protocol violation: a failed check
         t = tail.tobytes()
         tails = [[t[(3 * c + i) * bb:(3 * c + i + 1) * bb] for i in range(3)] for c in range(n)]
         ch = chain.tobytes()

@@ -10,12 +10,12 @@ from .parsers import (cipher_named, detect_format, parse_file, parse_nessie, par
 from .records import (VectorRecord, effective_key_bits, key_bits, key_size_text,
                       normalise_cipher_name)
 from .reference import ReferenceEngine, cipher_names
-from .runner import (Engine, FileReport, check_cipher, directions_of, format_report, run_files,
-                     run_records)
+from .runner import (Engine, FileReport, check_cipher, directions_of, exit_code, format_report,
+                     run_files, run_records)
 
 __all__ = [
     "VectorRecord", "parse_file", "detect_format", "parse_rsp", "parse_submission", "parse_nessie",
     "cipher_named", "normalise_cipher_name", "key_bits", "effective_key_bits", "key_size_text",
-    "Engine", "FileReport", "run_records", "run_files", "format_report", "directions_of",
+    "Engine", "FileReport", "run_records", "run_files", "format_report", "exit_code", "directions_of",
     "check_cipher", "ReferenceEngine", "cipher_names",
 ]

@@ -22,7 +22,7 @@ from .parsers import cipher_named, parse_file
 from .records import VectorRecord, key_bits, key_size_text, normalise_cipher_name
 
 __all__ = ["Engine", "Job", "FileReport", "DIRECTIONS", "directions_of", "check_cipher",
-           "run_records", "run_files", "format_report"]
+           "run_records", "run_files", "format_report", "exit_code"]
 
 Job = tuple[bytes, bool, list[bytes]]
 DIRECTIONS = ("encrypt", "decrypt")
@@ -275,3 +275,17 @@ def format_report(reports: list[FileReport]) -> str:
                                for k in ("passed", "failed", "skipped"))
     lines.append(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return "\n".join(lines)
+
+
+def exit_code(reports: list[FileReport]) -> int:
+    """A vector run's exit code: 1 if any record failed, whatever else is also wrong (a
+    failure is reported as a failure); a refusal (exit 2) when no record ran at all (every
+    one of another key size, or needing a direction the core lacks); else 0."""
+    if any(r.failed for r in reports):
+        return 1
+    if not any(r.passed for r in reports):
+        other = [why for r in reports for why in r.skip_reasons if "the core takes" not in why]
+        if other:          # records of its key size that need what the core lacks
+            raise CipherfabError(f"no record in the vector files ran on this core: {'; '.join(other)}")
+        raise CipherfabError("no record in the vector files is for this core's key size")
+    return 0
