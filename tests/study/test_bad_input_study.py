@@ -132,11 +132,11 @@ STUDY = [
     (["study", "key-specific", "--check", "--keys", "5"], "--keys contradicts --check"),
     (["study", "quick", "--check", "-j", "2", "--scheduler", ADDR], "-j/--jobs and --scheduler exclude each other"),
     (["study", "quick", "--check", "--results", ""], "--results: empty path"),
-    (["study", "quick", "--check", "--results", "{tmp}/missing.json"], "cannot read {tmp}/missing.json: No such file"),
+    (["study", "quick", "--check", "--results", "{tmp}/missing.json"], "results file {tmp}/missing.json: no such file"),
     (["study", "quick", "--check", "--results", "/dev/zero"], "--results /dev/zero: not a file"),
     (["study", "quick", "--check", "--results", "{tmp}/empty"], "--results {tmp}/empty: not a file"),
     (["study", "quick", "--check", "--results", "{tmp}/bad.json"], "{tmp}/bad.json is not a study's results.json: Expecting"),
-    (["study", "quick", "--check", "--results", "{tmp}/binary.json"], "cannot read {tmp}/binary.json: 'utf-8' codec"),
+    (["study", "quick", "--check", "--results", "{tmp}/binary.json"], "results file {tmp}/binary.json: a binary file (NUL byte at offset 2)"),
     (["study", "quick", "--check", "--results", "{tmp}/list.json"], "{tmp}/list.json is not a study's results.json (no study)"),
     (["study", "finalists", "--check", "--results", "{tmp}/quick.json"],
      "{tmp}/quick.json is the record of study 'quick', not 'finalists'"),
@@ -295,7 +295,7 @@ def test_there_are_enough_cases():
 
 
 @pytest.mark.parametrize("content, words", [
-    (None, "cannot read {tmp}/results.json: No such file or directory"),
+    (None, "results file {tmp}/results.json: no such file"),
     ("{", "{tmp}/results.json is not a study's results.json: Expecting"),
     ("[]", "{tmp}/results.json is not a study's results.json (no study and aggregates)"),
     ('{"study": {}, "aggregates": 5}', "(no study and aggregates)"),

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..userfiles import read_text
 from . import runner
 
 #: the compared figures: (column, dotted path in a record); all exact
@@ -61,10 +62,9 @@ def _number(v) -> bool:
 
 def load_record(path: Path, name: str) -> dict:
     """The results.json at ``path``, checked to be a complete record of study ``name``."""
+    text = read_text(path, "json", "results file")   # a device, FIFO, folder, too big: one line
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as e:
-        raise CipherfabError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        data = json.loads(text)
     except ValueError as e:
         raise CipherfabError(f"{path} is not a study's results.json: {e}") from None
 

@@ -216,8 +216,8 @@ def _check_options(args) -> None:
 
 
 def _run_check(args, study) -> int:
-    _check_files(args.verilog, "--verilog")
-    _check_files(args.peer, "--peer")
+    _check_files(args.verilog, "verilog", "--verilog")
+    _check_files(args.peer, "json", "--peer")
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")
     if args.scheduler:
