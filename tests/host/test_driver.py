@@ -66,3 +66,22 @@ def test_refusals(acc):
     enc_only = Accelerator.__new__(Accelerator)
     assert set(LINKS) >= {"pilchard-uncached", "pilchard-wc", "pcie-gen3x4", "pcie-gen3x8", "axi-dma"}
     del enc_only
+
+
+class _Registers:
+    """A system seen through its registers: STATUS idle with the given error flags."""
+
+    def __init__(self, status):
+        self.status = status
+
+    def read(self, addr):
+        return self.status
+
+
+@pytest.mark.parametrize("status, words", [(1 | 1 << 2, "the system raised axis_error"),
+                                           (1 | 1 << 1 | 1 << 7, "mode_error, gcm_error"),
+                                           (0, "did not become idle")])
+def test_a_system_that_misbehaves_fails_the_check_not_the_input(acc, status, words):
+    with pytest.raises(CipherfabError, match=words) as e:
+        acc._finish(_Registers(status))
+    assert e.value.exit_code == 1          # a failed check (exit 1), not bad input (exit 2)

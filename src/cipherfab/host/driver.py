@@ -20,6 +20,12 @@ from .model import SystemModel
 CHUNK = 1 << 20   #: bytes per harness call (progress is reported between chunks)
 
 
+def misbehaved(message: str) -> CipherfabError:
+    """The system did something the driver's protocol rules out: a failed check (exit 1),
+    not bad input (exit 2)."""
+    return CipherfabError(message, exit_code=1)
+
+
 @dataclass
 class Run:
     out: bytes
@@ -93,7 +99,7 @@ class Accelerator:
             _, counters = self._finish(hw)
         result = stats.out
         if len(result) != len(data):
-            raise CipherfabError(f"the system returned {len(result)} bytes for {len(data)}")
+            raise misbehaved(f"the system returned {len(result)} bytes for {len(data)}")
         cpb = info.cycles_per_block_feedback if mode == Mode.CBC_ENCRYPT else info.cycles_per_block
         return Run(out=result, cycles=stats.last_out - stats.first_in + 1,
                    blocks=-(-len(data) // bb), counters=counters, in_link_wait=stats.in_link_wait,
@@ -144,17 +150,17 @@ class Accelerator:
         shown = b"".join(w.to_bytes(4, "big") for w in words)
         if decrypt:
             if not status >> 5 & 1 ^ status >> 6 & 1:
-                raise CipherfabError("the system gave no verdict on the tag")
+                raise misbehaved("the system gave no verdict on the tag")
             authentic, got_tag = bool(status >> 5 & 1), None
             if any(words):
-                raise CipherfabError("the system showed a tag while decrypting")
+                raise misbehaved("the system showed a tag while decrypting")
         else:
             authentic, got_tag = None, out[len(pad(data)):]
             out = out[:len(data)]
             if got_tag != shown[:tag_bytes]:
-                raise CipherfabError("the tag on the stream differs from the TAG registers")
+                raise misbehaved("the tag on the stream differs from the TAG registers")
         if len(out) != len(data):
-            raise CipherfabError(f"the system returned {len(out)} bytes of text for {len(data)}")
+            raise misbehaved(f"the system returned {len(out)} bytes of text for {len(data)}")
         first = stats.first_in
         cycles = (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
         return Run(out=out, cycles=cycles, blocks=-(-len(data) // 16), counters=counters,
@@ -173,7 +179,7 @@ class Accelerator:
             if not hw.read(regs.STATUS) >> 4 & 1:
                 break
         else:
-            raise CipherfabError("the core never took the reset's zero key")
+            raise misbehaved("the core never took the reset's zero key")
         for i in range(0, len(key), 4):
             hw.write(regs.KEY + i, int.from_bytes(key[i:i + 4].ljust(4, b"\0"), "big"))
         hw.write(regs.KEY_LOAD, 1)
@@ -201,12 +207,12 @@ class Accelerator:
             if status & 1:
                 break
         else:
-            raise CipherfabError("the system did not become idle after the message")
+            raise misbehaved("the system did not become idle after the message")
         counters = {name: hw.read(addr) for name, addr in (
             ("blocks_in", regs.BLOCKS_IN), ("blocks_out", regs.BLOCKS_OUT),
             ("starved", regs.STARVED), ("blocked", regs.BLOCKED))}
         flags = [what for bit, what in ((1, "mode_error"), (2, "axis_error"), (3, "length_error"),
                                         (7, "gcm_error")) if status >> bit & 1]
         if flags:
-            raise CipherfabError(f"the system raised {', '.join(flags)}")
+            raise misbehaved(f"the system raised {', '.join(flags)}")
         return status, counters
