@@ -258,8 +258,8 @@ def _update_readme(points, states, book: ledger.Ledger, root: Path | None = None
     except ValueError:
         rel = str(book.path.with_name("summary.md"))
     run = book.last_run or {}
-    what = ("Last run, of the changed points only (generating every point again to find them "
-            "is not in its wall time)" if "--changed" in run.get("command", "") else "Last full run")
+    what = ("Last run, of the points that were not fresh" if "--changed" in run.get("command", "")
+            else "Last full run")
     head = (f"{what}: `{run['command']}`, {run['wall_seconds'] / 60:.0f} min wall on "
             f"{run['machine']} ({run['date'][:10]}); details and per-phase times in [{rel}]({rel})."
             if run else f"Details in [{rel}]({rel}).")
