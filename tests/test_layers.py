@@ -69,3 +69,15 @@ def test_no_two_modules_import_each_other():
     loops = sorted(f"{a} <-> {b}" for a in edges for b in edges[a] if a in edges.get(b, ())
                    and a < b and not {_part(a), _part(b)} <= {"registry", "ciphers"})
     assert not loops, loops
+
+
+def test_no_file_of_the_package_names_a_path_of_the_machine_it_was_written_on():
+    """A path like /work/..., /home/... or /root/... in a module, a data file or a template
+    holds only on the machine that wrote it (issue 35: seven files named /work/shared/papers)."""
+    import re
+    machine = re.compile(r"(?<![\w.~])/(?:work|home|root|Users|tmp)/[\w.-]")
+    found = [f"{f.relative_to(PKG)}:{n}" for f in sorted(PKG.rglob("*"))
+             if f.is_file() and f.suffix in (".py", ".toml", ".j2", ".cpp", ".md", ".json")
+             for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1)
+             if machine.search(line)]
+    assert not found, found

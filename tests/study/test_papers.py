@@ -7,7 +7,8 @@ import pytest
 
 from cipherfab.study import papers as P
 
-PAPER_DIR = Path("/work/shared/papers")
+#: the papers folder beside the repository (the project's shared/ checkout), when it is there
+PAPER_DIR = Path(__file__).resolve().parents[3] / "shared" / "papers"
 
 
 def test_key_anchors():

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..errors import CipherfabError
 
-#: the papers of /work/shared/papers/INDEX.md, one data file each, in report order
+#: the papers of the papers folder's INDEX.md (../shared/papers/ beside the repository), one
+#: data file each, in report order
 PAPER_FILES = ("000", "001", "002", "003", "004")
 DATA_DIR = Path(__file__).resolve().parent / "data" / "papers"
 

@@ -1,7 +1,7 @@
 """The papers' published numbers, as printed, with their devices: the API over the data files.
 
 The numbers live in ``data/papers/<short>.toml``, one file per paper of
-``/work/shared/papers/INDEX.md``, so that a researcher corrects a transcription in
+the papers folder's ``INDEX.md`` (``../shared/papers/`` beside the repository), so that a researcher corrects a transcription in
 data rather than in code; :mod:`.paper_files` reads and checks them (a malformed or
 missing file is one :class:`~cipherfab.errors.CipherfabError` line naming the file and
 the entry).  They are read on first use, not at import, so a broken file fails the
