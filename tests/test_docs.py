@@ -126,8 +126,8 @@ def test_generated_readme_sections_are_what_the_generators_write(tmp_path, monke
     book = ledger.Ledger(ledger_copy)
     points = all_points(None)
     monkeypatch.chdir(tmp_path)                  # the generator finds the README from here
-    from cipherfab.host.cli import _plug_in_gcm
-    _plug_in_gcm()                         # as the command line does: the GCM classes' line
+    from cipherfab.host.cli import provide_hooks
+    provide_hooks()                         # as the command line does: the GCM classes' line
     verify._update_readme(points, _recorded_states(points, book), book)
 
     want, got = (tmp_path / "README.md").read_text(), README.read_text()

@@ -81,3 +81,30 @@ def test_no_file_of_the_package_names_a_path_of_the_machine_it_was_written_on():
              for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1)
              if machine.search(line)]
     assert not found, found
+
+
+def test_no_module_replaces_another_modules_attributes():
+    """A layer hands a lower one its code through a declared extension point (sim.hooks),
+    never by assigning into the lower module (``sim_cli.GCM_RUNNER = ...``), which runs an upper
+    layer's code where the layer rules cannot see it."""
+    found = []
+    for f in PKG.rglob("*.py"):
+        tree = ast.parse(f.read_text())
+        modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("cipherfab")):
+                base = f.parent if node.level else None
+                for a in node.names:
+                    name = a.asname or a.name
+                    folder = (base.joinpath(*[".."] * (node.level - 1), *(node.module or "").split("."))
+                              if base else PKG.parent.joinpath(*node.module.split(".")))
+                    if (folder / f"{a.name}.py").exists() or (folder / a.name / "__init__.py").exists():
+                        modules.add(name)
+            elif isinstance(node, ast.Import):
+                modules |= {a.asname for a in node.names if a.name.startswith("cipherfab") and a.asname}
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            found += [f"{f.relative_to(PKG)}:{node.lineno}" for t in targets
+                      if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in modules]
+    assert not found, found

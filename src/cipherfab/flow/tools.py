@@ -9,6 +9,8 @@ with the wall time since start, which is how place and route are timed apart
 
 from __future__ import annotations
 
+import contextlib
+
 import functools
 import hashlib
 import importlib.metadata
@@ -49,8 +51,19 @@ WASM = {
 }
 
 #: say so on stderr before a tool's first (compiling) run; study workers turn it off
-#: because the study says it once for all of them
+#: (:func:`quiet_first_use`) because the study says it once for all of them
 FIRST_USE_NOTES = True
+
+
+@contextlib.contextmanager
+def quiet_first_use():
+    """No first-use notes inside (a study's workers: the study said it once, up front)."""
+    global FIRST_USE_NOTES
+    before, FIRST_USE_NOTES = FIRST_USE_NOTES, False
+    try:
+        yield
+    finally:
+        FIRST_USE_NOTES = before
 
 
 def yowasp_cache_dir() -> Path:

@@ -40,7 +40,7 @@ TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appe
 
 
 def register(subparsers) -> None:
-    _plug_in_gcm()
+    provide_hooks()
     for command in ("encrypt", "decrypt"):
         p = subparsers.add_parser(
             command, help=f"{command} a file through the simulated accelerator system",
@@ -82,13 +82,13 @@ def register(subparsers) -> None:
         p.set_defaults(func=run, decrypt=command == "decrypt")
 
 
-def _plug_in_gcm() -> None:
-    """GCM lives in the system, this layer: give ``sim --mode gcm`` and ``verify --all``
-    (a layer below, which may not import this one) the functions that run it."""
-    from ..sim import cli as sim_cli, verify
+def provide_hooks() -> None:
+    """GCM lives in the system, this layer: provide the hooks ``sim --mode gcm`` and
+    ``verify --all`` declare (:mod:`cipherfab.sim.hooks`; that layer may not import this one)."""
+    from ..sim import hooks
     from . import gcm_vectors, verify_gcm
-    sim_cli.GCM_RUNNER = gcm_vectors.run_gcm_vectors
-    verify.GCM = verify_gcm
+    hooks.provide("gcm_vectors", gcm_vectors.run_gcm_vectors)
+    hooks.provide("gcm_checks", verify_gcm)
 
 
 def _describe_key(parser) -> None:

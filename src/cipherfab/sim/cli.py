@@ -103,19 +103,14 @@ def run(args) -> int:
     return 0
 
 
-#: runs ``--mode gcm`` (``fn(args, params) -> exit code``): the system lives in
-#: :mod:`cipherfab.host`, a layer above this one, which plugs it in when it registers its
-#: commands (:func:`cipherfab.host.cli.register`)
-GCM_RUNNER = None
-
-
 def _run_gcm(args, params) -> int:
     if not args.vectors:
         raise CipherfabError("--mode gcm runs --vectors files (NIST CAVP GCM .rsp, Crypto++ "
                              "gcm.txt, NIST's AES_GCM.txt)")
-    if GCM_RUNNER is None:
+    from . import hooks
+    if not hooks.provided("gcm_vectors"):
         raise CipherfabError("--mode gcm needs cipherfab.host (the accelerator system), not loaded")
-    return GCM_RUNNER(args, params)
+    return hooks.get("gcm_vectors")(args, params)
 
 
 def _core(args):

@@ -24,7 +24,7 @@ from ..argtypes import count, scheduler_address
 from ..errors import CipherfabError
 from ..userfiles import input_file, shown
 from ..registry import CoreParams, add_core_arguments, all_points, get_cipher, params_from_args
-from . import ledger
+from . import hooks, ledger
 from .verilated import OPT_ENV
 
 
@@ -165,17 +165,10 @@ def _verify_one(params: CoreParams, root: Path, random_blocks: int, seed: int, o
     return {**res, "key": params.top}
 
 
-#: the GCM checks through the system (:mod:`cipherfab.host.verify_gcm`): the host layer sits
-#: above this one and plugs them in when it registers its commands; None: not loaded
-GCM = None
-
-
 def _gcm():
-    if GCM is None:
-        raise CipherfabError("the GCM checks need cipherfab.host (the accelerator system), not loaded")
-    return GCM
-
-
+    """The GCM checks through the system (:mod:`cipherfab.host.verify_gcm`), a hook the host
+    layer provides (:mod:`cipherfab.sim.hooks`)."""
+    return hooks.get("gcm_checks")
 
 
 #: rough seconds per point of an architecture never verified (the biggest go first)
@@ -241,9 +234,9 @@ def recorded_states(points, book: ledger.Ledger, root: Path, tools: bool = True)
 
 def _gcm_line(book: ledger.Ledger, root: Path) -> str:
     """The README's line on the GCM classes (none when the host layer is not loaded)."""
-    if GCM is None:
+    if not hooks.provided("gcm_checks"):
         return ""
-    states = _gcm_states(GCM.gcm_points(), book, root)
+    states = _gcm_states(_gcm().gcm_points(), book, root)
     fresh = sum(s == "fresh" for s in states.values())
     return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
             f"and fresh (the CAVP GCM file and random messages; see the summary).")

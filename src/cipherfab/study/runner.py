@@ -168,12 +168,8 @@ def _no_first_use_notes():
     except ImportError:  # pragma: no cover
         yield
         return
-    before = tools.FIRST_USE_NOTES
-    tools.FIRST_USE_NOTES = False
-    try:
+    with tools.quiet_first_use():
         yield
-    finally:
-        tools.FIRST_USE_NOTES = before
 
 
 def run_job(point: Point, seed: int, device: str, build: Callable | str | None = None,
