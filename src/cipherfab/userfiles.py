@@ -17,6 +17,7 @@ before the work, not after it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -255,3 +256,34 @@ def output_file(name, what: str, devices: bool = False) -> Path:
     except OSError as e:
         raise _refuse(what, path, f"cannot write in {shown(folder)} ({e.strerror or e})") from None
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic(path, prefix: str | None = None, suffix: str = ""):
+    """The one way cipherfab replaces a file: a temporary name beside ``path`` to write
+    (yielded), renamed over ``path`` when the block ends, removed if it raises.  A reader, a
+    racing writer of the same file or a stop never sees half a file.  The file gets the mode
+    a plain ``open`` would give (``0o666`` less the umask), not ``mkstemp``'s ``0o600``."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix or f".{path.name}.", suffix=suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_atomic(path, data: str | bytes, prefix: str | None = None) -> None:
+    """``data`` (text as UTF-8, or bytes) into ``path`` through :func:`atomic`."""
+    with atomic(path, prefix) as tmp:
+        tmp.write_bytes(data if isinstance(data, bytes) else data.encode())

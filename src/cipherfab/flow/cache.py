@@ -22,6 +22,7 @@ from ..errors import CipherfabError
 
 from .. import cache as _layout
 from ..cache import root  # noqa: F401 - the cache root, for callers of this module
+from ..userfiles import write_atomic
 
 
 def key(**fields) -> str:
@@ -42,9 +43,7 @@ def store(k: str, data: dict) -> None:
     d = _layout.builds()
     try:
         d.mkdir(parents=True, exist_ok=True)
-        tmp = d / f".{k}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        os.replace(tmp, d / f"{k}.json")
+        write_atomic(d / f"{k}.json", json.dumps(data, indent=1, sort_keys=True))
     except OSError:
         pass  # a read-only cache only costs time
 

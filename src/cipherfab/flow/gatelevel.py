@@ -19,12 +19,12 @@ import contextlib
 import fcntl
 import hashlib
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..userfiles import write_atomic
 from . import tools
 from .incontext import core_cells
 
@@ -87,10 +87,7 @@ def gate_verilog(build: Path, manifest: dict, folder: Path, timeout: float | Non
     if path.is_file():
         return path.read_text()
     text = _netlist_verilog(build, manifest, folder, timeout) + "\n" + cell_library()
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gate-")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, text, prefix=".gate-")
     return text
 
 

@@ -17,6 +17,7 @@ from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
 from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, check_core, describe_t, run_key
 from ..sim.verilated import cache_dir_default
+from ..userfiles import atomic
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
 FIPS_PT = "00112233445566778899aabbccddeeff"
@@ -184,21 +185,8 @@ def run(args) -> int:
 def _replace(out: Path, name: str, write) -> None:
     """``write(file)`` into a temporary file in ``out``, renamed to ``name`` when complete: an
     identical run at once, or a stop, never leaves half a file."""
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{name}-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, out / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    with atomic(out / name, prefix=f".{name}-") as tmp, open(tmp, "wb") as f:
+        write(f)
 
 
 def _write(out: Path, a, args, seconds: float) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .. import cache as cache_layout
 from ..errors import CipherfabError
-from ..userfiles import TEMP_ROOM, check_name, nearest_existing, output_file
+from ..userfiles import TEMP_ROOM, check_name, nearest_existing, output_file, write_atomic
 
 
 def _named(text, option: str) -> Path:
@@ -62,24 +62,9 @@ def write_file(path: Path, text: str, option: str) -> None:
             with open(path, "w") as f:
                 f.write(text)
             return
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(path, text)
     except OSError as e:
         raise CipherfabError(f"{option} {path}: cannot write ({e.strerror or e})") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def dir_target(text, option: str, *, new: bool = False, replaceable: str | None = None) -> Path:

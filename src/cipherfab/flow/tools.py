@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .. import cache as cache_layout
 from ..errors import CipherfabError
+from ..userfiles import write_atomic
 
 #: Python distribution that provides each executable.
 PACKAGES = {
@@ -207,9 +208,7 @@ def version_string(tool: str, cache_file: Path) -> str:
     known[key] = line
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_name(f".{cache_file.name}.{os.getpid()}")
-        tmp.write_text(json.dumps(known, indent=1, sort_keys=True))
-        os.replace(tmp, cache_file)
+        write_atomic(cache_file, json.dumps(known, indent=1, sort_keys=True))
     except OSError:
         pass
     return line

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CipherfabError
+from ..userfiles import atomic
 from .fold import fold
 from .verilated import CXX_FLAGS, build_library, cache_dir_default
 
@@ -265,16 +266,13 @@ def _save_piece(save: Path, i: int, result) -> None:
     renamed into place: an identical run at once (which may also remove the folder when it
     ends) neither reads a piece half written nor takes this run's file away.  A piece that
     cannot be saved is only not resumable: the run goes on."""
-    tmp = None
     try:
         save.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=save, prefix=f".piece-{i}-", suffix=".npz")
-        with os.fdopen(fd, "wb") as f:
+        with atomic(save / f"piece-{i}.npz", prefix=f".piece-{i}-", suffix=".npz") as tmp, \
+                open(tmp, "wb") as f:
             np.savez(f, moments=result[0], **result[1])
-        os.replace(tmp, save / f"piece-{i}.npz")
     except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        pass
 
 
 def run_key(model: LeakageModel, *parts) -> str:

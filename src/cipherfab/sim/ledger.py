@@ -290,10 +290,7 @@ class Ledger:
     def write_summary(self, points, states: dict[str, str]) -> Path:
         """``summary.md`` beside the ledger (see :func:`summary_markdown`)."""
         path = self.path.with_name("summary.md")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".summary-")
-        with os.fdopen(fd, "w") as f:
-            f.write(summary_markdown(points, states, self))
-        os.replace(tmp, path)
+        userfiles.write_atomic(path, summary_markdown(points, states, self), prefix=".summary-")
         return path
 
     def save(self, then=None) -> None:
@@ -313,11 +310,7 @@ class Ledger:
             self._merge()
             data = {"schema": SCHEMA, "last_run": self.last_run,
                     "points": dict(sorted(self.points.items())), "gcm": dict(sorted(self.gcm.items()))}
-            tmp_fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ledger-")
-            with os.fdopen(tmp_fd, "w") as f:
-                json.dump(data, f, indent=1)
-                f.write("\n")
-            os.replace(tmp, self.path)
+            userfiles.write_atomic(self.path, json.dumps(data, indent=1) + "\n", prefix=".ledger-")
             self._saved = self._snapshot()
             if then is not None:
                 then()

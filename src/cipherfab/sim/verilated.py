@@ -36,6 +36,8 @@ from cipherfab.sim.cse import CSE_VERSION, MIN_SAVING, merge_duplicates
 from cipherfab.sim.fold import FOLD_VERSION, fold, unfold_warnings
 from cipherfab.lint import verilator_root  # noqa: F401 - found there, used here and by the harness users
 
+from ..userfiles import atomic, write_atomic
+
 HARNESS = Path(__file__).with_name("verilated_harness.cpp")
 OP_KEY, OP_ENC, OP_DEC, OP_RESET, OP_FEEDBACK = 0, 1, 2, 3, 0x10
 KEY_MODES = {"none": 0, "stream": 1, "per_block": 2}  # the declared key interface
@@ -392,10 +394,7 @@ class VerilatedCore:
 
 def _write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, text, prefix=".tmp-")
 
 
 def _first_error(log: str, rename: dict[str, str]) -> str:
@@ -508,12 +507,8 @@ def _pch_header(cache: Path, cflags: list[str], opt: dict[str, str]) -> Path | N
     header = cache / f"pch-{_shared_digest(cflags, opt)}" / "cf_pch.h"
     if not header.is_file():
         header.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=header.parent, prefix=".cf_pch-")
-        with os.fdopen(fd, "w") as f:
-            f.write('// cipherfab: the Verilator runtime header, precompiled once (see verilated.py)\n'
-                    '#include "verilated.h"\n')
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, header)
+        write_atomic(header, '// cipherfab: the Verilator runtime header, precompiled once (see '
+                     'verilated.py)\n#include "verilated.h"\n', prefix=".cf_pch-")
     return header
 
 
@@ -563,10 +558,8 @@ def _save_object(made: Path, saved: Path) -> None:
     """Copy ``made`` into the cache at ``saved`` (atomically; a racing worker saves the same)."""
     if made.is_file() and not saved.is_file():
         saved.parent.mkdir(exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=saved.parent, prefix=".harness-")
-        os.close(fd)
-        shutil.copyfile(made, tmp)
-        os.replace(tmp, saved)
+        with atomic(saved, prefix=".harness-") as tmp:
+            shutil.copyfile(made, tmp)
 
 
 def build_library(verilog: str, top: str, harness: Path, cflags: list[str], library: Path,
