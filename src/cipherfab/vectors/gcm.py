@@ -22,8 +22,7 @@ from . import gcm_cryptopp, gcm_example
 from .gcm_cryptopp import parse_cryptopp_gcm
 from .gcm_example import parse_gcm_example
 from .gcm_record import GcmRecord
-from .records import read_lines
-from .runner import FileReport
+from .records import FileReport, read_lines
 
 _SECTION = re.compile(r"\[(Keylen|IVlen|PTlen|AADlen|Taglen)\s*=\s*(\d+)\]")
 _FIELD = re.compile(r"(Count|Key|IV|PT|AAD|CT|Tag)\s*=\s*(.*)")

@@ -158,3 +158,23 @@ def check_key(key: bytes, block_bytes: int, path, line: int) -> None:
     if len(key) not in allowed:
         raise fail(path, line, f"KEY is {len(key)} bytes; expected one of "
                                f"{', '.join(map(str, allowed))}")
+
+
+@dataclass
+class FileReport:
+    """What one vector file gave: passed, failed and skipped records, the first failure."""
+
+    file: str
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    first_failure: str | None = None
+    skip_reasons: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """``file: N passed, M failed[, K skipped (reasons)]``."""
+        text = f"{self.file}: {self.passed} passed, {self.failed} failed"
+        if self.skipped:
+            text += f", {self.skipped} skipped ({'; '.join(self.skip_reasons)})"
+        return text

@@ -19,7 +19,7 @@ from typing import Iterable, Protocol
 from ..errors import CipherfabError
 from .checks import Chain, Mismatch, kat_check, mct_check, run_chains_by_blocks
 from .parsers import cipher_named, parse_file
-from .records import VectorRecord, key_bits, key_size_text, normalise_cipher_name
+from .records import FileReport, VectorRecord, key_bits, key_size_text, normalise_cipher_name
 
 __all__ = ["Engine", "Job", "FileReport", "DIRECTIONS", "directions_of", "check_cipher",
            "run_records", "run_files", "format_report", "exit_code"]
@@ -40,24 +40,6 @@ class Engine(Protocol):
 
     def run(self, jobs: list[Job]) -> list[list[bytes]]:
         """Each job = (key, decrypt, blocks); returns the output blocks of each job, in order."""
-
-
-@dataclass
-class FileReport:
-    file: str
-    passed: int = 0
-    failed: int = 0
-    skipped: int = 0
-    first_failure: str | None = None
-    skip_reasons: list[str] = field(default_factory=list)
-
-    @property
-    def summary(self) -> str:
-        """``file: N passed, M failed[, K skipped (reasons)]``."""
-        text = f"{self.file}: {self.passed} passed, {self.failed} failed"
-        if self.skipped:
-            text += f", {self.skipped} skipped ({'; '.join(self.skip_reasons)})"
-        return text
 
 
 def directions_of(value) -> frozenset:
