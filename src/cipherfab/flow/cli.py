@@ -288,7 +288,7 @@ def _check_flow(args, device: Device) -> None:
         for flag in ("router", "seed", "placer", "seeds"):
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
-    if device.family != "ecp5":
+    if not device.supports("synth_options"):
         for flag in ECP5_ONLY:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{'' if getattr(args, flag) else 'no-'}{flag} applies to "

@@ -47,7 +47,7 @@ FORMAT = 1
 
 def check_device(dev: Device) -> None:
     """In-context builds place on ECP5 pins and pack with ecppack: other devices are refused."""
-    if dev.family != "ecp5":
+    if not dev.supports("bitstream"):
         raise CipherfabError(f"--bitstream builds are for ECP5 devices (ecp5-25k/45k/85k), not {dev.name}")
 
 

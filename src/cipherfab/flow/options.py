@@ -83,7 +83,7 @@ class FlowOptions:
 
     def check(self, device: Device) -> None:
         """Synthesis options are ``synth_ecp5``'s: refused (one line) on other devices."""
-        if device.family != "ecp5":
+        if not device.supports("synth_options"):
             for name in ECP5_ONLY:
                 if name in self.changed():
                     raise CipherfabError(f"--no-{name} applies to ECP5 devices (synth_ecp5), "

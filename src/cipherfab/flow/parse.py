@@ -5,40 +5,16 @@ Pure functions over text/dicts, so they are tested on recorded outputs.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 
+from .families import family as _family
+
 # ---------------------------------------------------------------- cell kinds
 
-#: cell type -> area metric, per family (cells not listed are not counted).
-CELL_METRICS = {
-    "ecp5": {"LUT4": "lut4", "TRELLIS_FF": "ff", "CCU2C": "ccu2", "DP16KD": "ebr",
-             "PDPW16KD": "ebr", "MULT18X18D": "dsp", "ALU54B": "dsp", "TRELLIS_DPR16X4": "lutram"},
-    "ice40": {"SB_LUT4": "lut4", "SB_CARRY": "carry", "SB_RAM40_4K": "ebr", "SB_SPRAM256KA": "spram",
-              "SB_MAC16": "dsp"},
-    "xilinx": {"CARRY4": "carry", "CARRY8": "carry", "MUXCY": "carry", "DSP48E1": "dsp",
-               "MULT18X18": "dsp", "MULT18X18S": "dsp"},
-}
-
-
 def metric_of(family: str, cell_type: str) -> str | None:
-    """Area metric a synthesized cell counts towards, or None."""
-    table = CELL_METRICS[family]
-    if cell_type in table:
-        return table[cell_type]
-    if family == "ice40" and cell_type.startswith("SB_DFF"):
-        return "ff"
-    if family == "xilinx":
-        if re.fullmatch(r"LUT[1-6]", cell_type):
-            return "lut"
-        if re.fullmatch(r"FD[A-Z_]*", cell_type):
-            return "ff"
-        if cell_type.startswith("RAMB"):
-            return "bram"
-        if re.fullmatch(r"RAM\d+[SDM]|RAM\d+X\d+[SD]", cell_type):
-            return "lutram"
-    return None
+    """Area metric a synthesized cell counts towards, or None (the family's cell map)."""
+    return _family(family).metric_of(cell_type)
 
 
 # ---------------------------------------------------------------- yosys stat
@@ -203,65 +179,24 @@ def report_utilisation(report: dict) -> dict[str, tuple[int, int]]:
     return {k: (int(v["used"]), int(v["available"])) for k, v in report.get("utilization", {}).items()}
 
 
-def _flag(value) -> int:
-    s = str(value)
-    return int(s, 2) if s and set(s) <= {"0", "1"} else int(s or 0)
-
-
 def placed_counts(placed: dict, family: str) -> dict[str, int]:
-    """Area of the placed design (nextpnr ``--write`` JSON), nextpnr's inserted cells included.
-
-    ECP5: TRELLIS_COMB cells by MODE (logic LUT4, CCU2 halves, LUT-RAM), TRELLIS_FF,
-    DP16KD, MULT18X18D/ALU54B.  iCE40: ICESTORM_LC by what it uses (LUT, FF, carry).
-    """
+    """Area of the placed design (nextpnr ``--write`` JSON), nextpnr's inserted cells
+    included, counted by the family (:meth:`~cipherfab.flow.families.Family.placed_counts`)."""
     modules = placed.get("modules", {})
     cells = next(iter(modules.values()), {}).get("cells", {}) if modules else {}
-    c: Counter = Counter()
-    for cell in cells.values():
-        t, p = cell.get("type"), cell.get("parameters", {})
-        if family == "ecp5":
-            if t == "TRELLIS_COMB":
-                mode = p.get("MODE", "LOGIC")
-                c[{"CCU2": "ccu2_luts", "DPRAM": "lutram", "RAMW": "lutram"}.get(mode, "lut4")] += 1
-            elif t == "TRELLIS_RAMW":
-                c["ramw"] += 1
-            elif t == "TRELLIS_FF":
-                c["ff"] += 1
-            elif t == "DP16KD":
-                c["ebr"] += 1
-            elif t in ("MULT18X18D", "ALU54B"):
-                c["dsp"] += 1
-            elif t == "TRELLIS_IO":
-                c["io"] += 1
-        elif family == "ice40":
-            if t == "ICESTORM_LC":
-                c["lc"] += 1
-                c["lut4"] += _flag(p.get("LUT_INIT", "0")) != 0
-                c["ff"] += _flag(p.get("DFF_ENABLE", "0"))
-                c["carry"] += _flag(p.get("CARRY_ENABLE", "0"))
-            elif t == "ICESTORM_RAM":
-                c["ebr"] += 1
-            elif t in ("ICESTORM_DSP", "SB_MAC16"):
-                c["dsp"] += 1
-            elif t == "ICESTORM_SPRAM":
-                c["spram"] += 1
-            elif t == "SB_IO":
-                c["io"] += 1
-    if family == "ecp5":
-        c["ccu2"] = math.ceil(c["ccu2_luts"] / 2)
-    return dict(c)
+    return dict(_family(family).placed_counts(cells.values()))
 
 
-#: nextpnr bel type -> the name a user knows, for "does not fit" messages.
-RESOURCE_NAMES = {"TRELLIS_COMB": "LUT4", "TRELLIS_FF": "FF", "DP16KD": "EBR", "MULT18X18D": "DSP",
-                  "ALU54B": "ALU54B", "TRELLIS_IO": "IO", "TRELLIS_RAMW": "LUTRAM",
-                  "ICESTORM_LC": "LC", "ICESTORM_RAM": "EBR", "SB_IO": "IO", "ICESTORM_DSP": "DSP",
-                  "ICESTORM_SPRAM": "SPRAM", "SB_GB": "global buffers"}
+def resource_names() -> dict[str, str]:
+    """nextpnr bel type -> the name a user knows, for "does not fit" messages (every family's)."""
+    from .families import families
+    return {k: v for f in families().values() for k, v in f.resource_names.items()}
 
 
 def overflow_message(util: dict[str, tuple[int, int]], device: str) -> str | None:
     """``needs N LUT4, ecp5-25k has M`` for each over-used resource, or None if it fits."""
-    over = [(RESOURCE_NAMES.get(k, k), u, a) for k, (u, a) in util.items() if u > a]
+    names = resource_names()
+    over = [(names.get(k, k), u, a) for k, (u, a) in util.items() if u > a]
     if not over:
         return None
     return "; ".join(f"needs {u} {name}, {device} has {a}" for name, u, a in over)

@@ -28,7 +28,6 @@ from pathlib import Path
 from ..errors import CipherfabError
 from . import parse, tools
 from .devices import Device
-from .worst_paths import SDF_FILE
 from .options import FlowOptions
 
 FREQ_TARGET_MHZ = 500  # high enough not to limit anything
@@ -38,15 +37,13 @@ def place_and_route(device: Device, workdir: Path, seed: int, router: str,
                     timeout: float | None, placer: str = "heap") -> dict:
     """Run nextpnr on ``workdir/netlist.json``; return raw measurements.  ``placer`` heap
     (nextpnr's default) passes no ``--placer``, so default builds run as they always did."""
-    tool = f"yowasp-nextpnr-{device.family}"
+    fam = device.kind
+    tool = fam.nextpnr
     args = [*device.pnr_flags, "--json", "netlist.json", "--seed", str(seed),
             "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail",
             *FlowOptions(placer=placer, router=router).pnr_args(),
             "--report", "report.json", "--write", "placed.json"]
-    if device.family == "ecp5":
-        args += ["--sdf", SDF_FILE]  # the routed delays :mod:`.worst_paths` analyses
-    if device.family == "ice40":
-        args += ["--asc", "design.asc"]
+    args += fam.pnr_outputs()        # ECP5: the routed delays :mod:`.worst_paths` analyses
     res = tools.run(tool, args, workdir, "nextpnr.log", timeout)
     lines = res.text
     util = parse.utilisation(lines)
@@ -69,12 +66,6 @@ def place_and_route(device: Device, workdir: Path, seed: int, router: str,
         "placed": parse.placed_counts(placed, device.family),
         "fmax": post, "fmax_pre_route": pre,
         "critical_path": parse.critical_path_split(lines),
-        "pack_seconds": None,
-        "pack_note": "ecppack not run: nextpnr-ecp5 writes no bitstream config out of context",
     }
-    if device.family == "ice40":
-        packed = tools.run("yowasp-icepack", ["design.asc", "design.bin"], workdir, "icepack.log", timeout)
-        if packed.returncode != 0:
-            raise CipherfabError(f"icepack failed: {tools.first_error(packed.text)}")
-        out["pack_seconds"], out["pack_note"] = packed.seconds, "icepack"
+    out["pack_seconds"], out["pack_note"] = fam.after_pnr(workdir, timeout)
     return out

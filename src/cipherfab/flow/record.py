@@ -25,9 +25,9 @@ Rules stated once here:
 
 from __future__ import annotations
 
-import math
 
 from ..hw.info import CoreInfo
+from .families import family as _family
 from .parse import pick_clock
 from .source import DesignSource
 
@@ -37,30 +37,14 @@ def _div(a, b, nd=6):
 
 
 def slices(family: str, area: dict, lut_inputs: int = 4) -> tuple[int | None, str]:
-    ff = area.get("ff", 0)
-    if family == "ecp5":
-        return (math.ceil(max(area.get("lut_positions", 0), ff) / 2),
-                "ceil(max(LUT4 + 2*CCU2 + LUT-RAM LUTs, FF) / 2): an ECP5 slice holds 2 LUT4 (or 1 CCU2C) and 2 FF")
-    if family == "ice40":
-        return area.get("lc"), "iCE40 logic cells as placed (one LUT4 + FF + carry each); no slices"
-    if lut_inputs == 6:
-        return (math.ceil(max(area.get("lut", 0) / 4, ff / 8)),
-                "estimate ceil(max(LUT/4, FF/8)): a 7-series slice holds 4 LUT6 and 8 FF")
-    return (math.ceil(max(area.get("lut", 0), ff) / 2),
-            "estimate ceil(max(LUT4, FF) / 2): a Virtex/Virtex-II slice holds 2 LUT4 and 2 FF")
+    """(slices, the rule that counted them): the family's (:mod:`cipherfab.flow.families`)."""
+    return _family(family).slices(area, lut_inputs)
 
 
 def area(family: str, synth: dict, pnr: dict | None, lut_inputs: int = 4) -> dict:
     """The ``area`` section: placed totals where placed, synthesized otherwise."""
-    if family == "ecp5" and pnr:
-        p = pnr["placed"]
-        a = {"lut4": p.get("lut4", 0), "ff": p.get("ff", 0), "ccu2": p.get("ccu2", 0),
-             "ebr": p.get("ebr", 0), "dsp": p.get("dsp", 0), "lutram": p.get("lutram", 0)}
-        a["lut_positions"] = a["lut4"] + p.get("ccu2_luts", 0) + a["lutram"]
-        source = "placed design (nextpnr)"
-    elif family == "ice40" and pnr:
-        p = pnr["placed"]
-        a = {k: p.get(k, 0) for k in ("lut4", "ff", "carry", "ebr", "dsp", "lc", "io")}
+    if pnr:
+        a = _family(family).placed_area(pnr["placed"])
         source = "placed design (nextpnr)"
     else:
         t = synth["totals"]

