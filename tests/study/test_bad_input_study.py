@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cipherfab.cli import main
-from cipherfab.study import runner
+from cipherfab.study import pool, runner
 
 NO_DASK = "no dask"
 HINT = "pip install 'cipherfab[cluster]'"
@@ -253,7 +253,7 @@ def no_builds(monkeypatch):
     """Any attempt to start workers or a sweep fails the test: refusals come first."""
     def started(*args, **kwargs):
         pytest.fail("a build started before the refusal")
-    monkeypatch.setattr(runner, "_backend", started)
+    monkeypatch.setattr(pool, "open_backend", started)
     monkeypatch.setattr(runner, "sweep", started)
 
 

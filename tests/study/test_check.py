@@ -12,6 +12,9 @@ import pytest
 
 from cipherfab.cli import main
 from cipherfab.study import check, runner, studies
+from cipherfab.study.aggregate import get_path
+from cipherfab.study.jobs import resolve
+from cipherfab.study.signals import Terminated
 from fakes import FAKE
 
 POINTS = [{"key_bits": 128, "sbox": "rom"}, {"key_bits": 128, "sbox": "lut"},
@@ -67,7 +70,7 @@ def test_a_changed_lut4_count_fails_and_is_named(record, capsys):
     out = capsys.readouterr().out
     bad = [r for r in _rows(out) if "different" in r]
     assert len(bad) == 1, out
-    lut4 = runner.get_path(json.loads(record.read_text())["records"][3], "area.lut4")
+    lut4 = get_path(json.loads(record.read_text())["records"][3], "area.lut4")
     assert bad[0].startswith("| 128-lut | 2 |") and f"**{lut4} → {lut4 - 1}**" in bad[0]
     assert bad[0].endswith("| different: LUT4 |")
     assert "1 of 6 builds differ from the record, 0 failed (first: 128-lut seed 2: LUT4)" in out
@@ -140,14 +143,14 @@ def test_the_check_bypasses_the_build_cache(record, monkeypatch, capsys):
 
     def build(source, **kw):
         asked.append(kw["use_cache"])
-        return runner.resolve(FAKE["build"])(source, **kw)
+        return resolve(FAKE["build"])(source, **kw)
     monkeypatch.setattr(check, "run_check", functools.partial(
         check.run_check.func, inline=True, build=build, source_fn=FAKE["source_fn"]))
     assert _check(record, "--quiet") == 0
     assert asked == [False] * 6
 
 
-@pytest.mark.parametrize("stop, status", [(KeyboardInterrupt, 130), (runner.Terminated, 143)])
+@pytest.mark.parametrize("stop, status", [(KeyboardInterrupt, 130), (Terminated, 143)])
 def test_an_interrupted_check_says_so_and_writes_nothing(stop, status, record, monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         e = stop()

@@ -7,7 +7,8 @@ import pytest
 
 from cipherfab.generate import declaration
 from cipherfab.registry import resolve
-from cipherfab.study.runner import point_label, run_study
+from cipherfab.study.points import point_label
+from cipherfab.study.runner import run_study
 from cipherfab.study.studies import Study
 
 #: the two smallest AES cores (byte-serial, ROM and logic S-box: 7-9 s each to place and route)

@@ -8,6 +8,7 @@ import pytest
 
 from cipherfab.errors import CipherfabError
 from cipherfab.study import runner
+from cipherfab.study.points import point_label
 from cipherfab.study.studies import FLOW_OPTIONS, QUICK, Study
 from fakes import FAKE
 
@@ -70,7 +71,7 @@ def test_study_wide_flow_options_reach_every_build_and_the_report(tmp_path):
     res = runner.run_study(QUICK, out=tmp_path, seeds=[1], inline=True, show_progress=False,
                            flow={"router": "router2", "widelut": False, "placer": None}, **FAKE)
     assert {(r["flow"]["router"], r["flow"]["widelut"]) for r in res["records"]} == {("router2", False)}
-    assert [p["label"] for p in res["points"]] == [runner.point_label(p) for p in QUICK.points]
+    assert [p["label"] for p in res["points"]] == [point_label(p) for p in QUICK.points]
     data = json.loads((tmp_path / "quick" / "results.json").read_text())
     assert data["flow"] == {"router": "router2", "widelut": False}
     md = (tmp_path / "quick" / "report.md").read_text()

@@ -7,7 +7,7 @@ import time
 from rich.console import Console
 
 from cipherfab.study import cli as study_cli
-from cipherfab.study import runner, studies
+from cipherfab.study import display, runner, studies
 from fakes import FAKE, fake_build, fake_design_source
 
 
@@ -17,7 +17,7 @@ def _slow_build(src, **kwargs):
 
 
 def test_a_piped_sweep_says_how_far_it_is_while_no_build_finishes(monkeypatch):
-    monkeypatch.setattr(runner, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(display, "HEARTBEAT_SECONDS", 0.2)
     log = io.StringIO()
     points = runner.make_points([dict(cipher="aes", arch="iterative", key_bits=128, sbox="rom")])
     recs = runner.sweep(points, [1, 2], inline=True, console=Console(file=log, width=200),

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from cipherfab.study import plots, runner
+from cipherfab.study import display, jobs, plots, pool, runner
+from cipherfab.study.points import point_label
 from cipherfab.study.plots import pareto_front
 from cipherfab.study.studies import QUICK, Published, Study, get_study, grid
 from fakes import FAKE, fake_build, fake_design_source
@@ -38,9 +39,9 @@ def test_pareto_all_on_front_sorted_by_cost():
 
 def test_point_label_matches_design_source_label():
     params = dict(cipher="aes", arch="iterative", key_bits=192, direction="encrypt", sbox="rom")
-    assert runner.point_label(params) == fake_design_source(**params).label()
-    assert runner.point_label({**params, "rounds": 2}) == fake_design_source(**params, rounds=2).label()
-    assert runner.point_label({**params, "rounds": 2}).endswith("-rom-2")
+    assert point_label(params) == fake_design_source(**params).label()
+    assert point_label({**params, "rounds": 2}) == fake_design_source(**params, rounds=2).label()
+    assert point_label({**params, "rounds": 2}).endswith("-rom-2")
 
 
 def test_grid_and_quick_study():
@@ -115,9 +116,9 @@ def test_aggregate_min_median_max():
     assert a["stats"]["area.lut4"]["n"] == 3
     assert "performance.throughput_ecb_mbps" in a["stats"]
     assert "area.parts.key_schedule.lut4" in a["stats"]
-    b = aggs[runner.point_label(_aes(256, "rom", fail_seeds=[2]))]
+    b = aggs[point_label(_aes(256, "rom", fail_seeds=[2]))]
     assert b["ok_seeds"] == [1, 3] and b["failed"][0]["seed"] == 2
-    c = aggs[runner.point_label(_aes(192, "lut", fail="generate"))]
+    c = aggs[point_label(_aes(192, "lut", fail="generate"))]
     assert c["ok_seeds"] == [] and c["stats"] == {} and len(c["failed"]) == 3
 
 
@@ -155,7 +156,7 @@ def test_run_study_writes_results_reports_and_plots(tmp_path):
     assert data["environment"]["tools"]["yosys"] == "fake 0.0"
     assert data["summary"] == {"builds": 16, "finished": 16, "ok": 13, "failed": 3}
     assert len(data["records"]) == 16 and len(data["aggregates"]) == 8
-    assert {f["label"] for f in data["failures"]} == {runner.point_label(pts[5]), runner.point_label(pts[6])}
+    assert {f["label"] for f in data["failures"]} == {point_label(pts[5]), point_label(pts[6])}
     assert res["summary"]["ok"] == 13
 
     ok = [r for r in data["records"] if r["status"] == "ok" and not r.get("external")]
@@ -252,7 +253,7 @@ def test_progress_on_a_terminal_marks_cached_builds(tmp_path):
     text = (tmp_path / "log.txt").read_text()
     assert "ok     aes-iterative-128-encrypt-rom-True seed 1: " in text and "† cached (measured" in text
     assert "aes-iterative-128-encrypt-rom-True †" in text                # the live table's last result
-    assert runner.CACHED_MARK == __import__("cipherfab.study.report", fromlist=["x"]).CACHED_MARK
+    assert display.CACHED_MARK == __import__("cipherfab.study.report", fromlist=["x"]).CACHED_MARK
 
 
 def _interrupted_at(n: int):
@@ -330,7 +331,7 @@ def test_failed_write_leaves_the_previous_results(tmp_path, monkeypatch):
 
 
 def test_local_pool_has_no_more_workers_than_builds():
-    backend = runner._backend(8, None, False, builds=3)
+    backend = pool.open_backend(8, None, False, builds=3)
     try:
         assert backend.slots == 3 and backend.describe == {"kind": "local", "workers": 3}
         work = backend.work
@@ -354,7 +355,7 @@ def test_cached_rows_are_marked_with_their_measurement_date(tmp_path):
     st = _study([_aes(128, "lut"), _aes(128, "rom", cached=True)])
     res = runner.run_study(st, out=tmp_path, inline=True, show_progress=False, **FAKE)
     aggs = {a["label"]: a for a in res["aggregates"]}
-    cached_label = runner.point_label(_aes(128, "rom", cached=True))
+    cached_label = point_label(_aes(128, "rom", cached=True))
     assert aggs[cached_label]["cached_seeds"] == [1, 2]
     assert aggs[cached_label]["cached_measured_at"] == [FAKE_CACHED_AT]
     assert aggs["aes-iterative-128-encrypt-lut"]["cached_seeds"] == []
@@ -391,7 +392,7 @@ def test_sweep_says_what_it_does_before_the_first_build(tmp_path, monkeypatch, c
                      f"one at a time; results to {tmp_path / 't'}")
     assert seen == [False, False] and tools.FIRST_USE_NOTES is True
     # without a progress display the first-use note still goes to stderr, once
-    monkeypatch.setattr(runner, "first_use_note", lambda build, device, describe: "note: first use of X")
+    monkeypatch.setattr(jobs, "first_use_note", lambda build, device, describe: "note: first use of X")
     compiled = []
     monkeypatch.setattr(tools, "compile_pending", lambda names: compiled.append(list(names)))
     runner.sweep(_points()[:1], [1], inline=True, show_progress=False, **FAKE)

@@ -23,6 +23,9 @@ from pathlib import Path
 from ..errors import CipherfabError
 from ..userfiles import read_text
 from . import runner
+from .aggregate import get_path
+from .environment import pkg_version
+from .points import Point, make_points
 
 #: the compared figures: (column, dotted path in a record); all exact
 FIGURES = (("LUT4", "area.lut4"), ("FF", "area.ff"), ("CCU2", "area.ccu2"), ("EBR", "area.ebr"),
@@ -95,9 +98,9 @@ def load_record(path: Path, name: str) -> dict:
     for r in records:
         by_build.setdefault((r.get("study_point"), r.get("seed")), r)
         for column, where in FIGURES:
-            if r.get("status") == "ok" and not _number(runner.get_path(r, where)):
+            if r.get("status") == "ok" and not _number(get_path(r, where)):
                 raise bad(f"{column} of {r.get('study_point')} seed {r.get('seed')} is "
-                          f"{runner.get_path(r, where)!r}, not a number")
+                          f"{get_path(r, where)!r}, not a number")
     for p in points:
         for s in seeds:
             if (p["label"], s) not in by_build:
@@ -120,7 +123,7 @@ def choose(points: list[dict], n: int | None, seed: int | None) -> tuple[list[di
 def rebuild_points(chosen: list[dict], everything: list[dict], externals) -> list:
     """The chosen record points as the runner builds them: generated ones from their recorded
     parameters (flow options included); external ones from the given --peer/--verilog."""
-    given = {p.label: p for p in runner.make_points([], externals)}
+    given = {p.label: p for p in make_points([], externals)}
     recorded = {p["label"] for p in everything if p.get("external")}
     for label in given:
         if label not in recorded:
@@ -130,7 +133,7 @@ def rebuild_points(chosen: list[dict], everything: list[dict], externals) -> lis
             raise CipherfabError(f"the record's external point {p['label']!r} needs its sources: "
                                  "give the --peer/--verilog options it was built with (see the "
                                  "record's command)")
-    return [given[p["label"]] if p.get("external") else runner.Point(p["label"], dict(p["params"]))
+    return [given[p["label"]] if p.get("external") else Point(p["label"], dict(p["params"]))
             for p in chosen]
 
 
@@ -143,7 +146,7 @@ def package_differences(recorded_env: dict) -> list[str]:
             names.update(t["packages"])
     out = []
     for name, was in sorted(names.items()):
-        now = runner._pkg_version(name)
+        now = pkg_version(name)
         if now != was:
             used = name in BUILD_PACKAGES or name.startswith("yowasp-")
             out.append(f"{name}: {was} recorded, {now or 'not installed'} here"
@@ -181,7 +184,7 @@ def compare(was: dict, rec: dict) -> tuple[list[str], list[str], bool]:
         return cells, ["built (recorded: failed)"], False
     cells, diff = [], []
     for column, where in FIGURES:
-        a, b = runner.get_path(was, where), runner.get_path(rec, where)
+        a, b = get_path(was, where), get_path(rec, where)
         cells.append(_cell(a) if a == b else f"**{_cell(a)} → {_cell(b)}**")
         if a != b:
             diff.append(column)

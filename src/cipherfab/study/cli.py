@@ -178,7 +178,7 @@ def _checked_inputs(args, study):
         from ..cluster import require_distributed
         require_distributed()       # the cluster extra, named in one line if it is missing
     from ..flow.external import peer_source
-    from .runner import Point
+    from .points import Point
     ext = external_source(args)
     peers = [peer_source(f) for f in (args.peer or [])]
     readme = None
@@ -224,7 +224,8 @@ def _run_check(args, study) -> int:
         from ..cluster import require_distributed
         require_distributed()
     from ..flow.external import peer_source
-    from .runner import Point, sigterm_as_interrupt
+    from .points import Point
+    from .signals import sigterm_as_interrupt
     ext = external_source(args)
     sources = ([ext] if ext is not None else []) + [peer_source(f) for f in (args.peer or [])]
     externals = [Point.external(s, s.design.get("label")) for s in sources]
@@ -250,7 +251,8 @@ def run(args) -> int:
         return _run_check(args, study)
     args.out = args.out or "reports"
     externals, readme = _checked_inputs(args, study)
-    from .runner import StudyInterrupted, run_study, sigterm_as_interrupt
+    from .runner import run_study
+    from .signals import StudyInterrupted, sigterm_as_interrupt
     try:
         with sigterm_as_interrupt():
             res = run_study(study, out=args.out, seeds=args.seeds, device=args.device,

@@ -110,7 +110,7 @@ def _stats(vals):
 
 def after_builds(records, device: str, key_list: list[str]) -> dict:
     """The study's measurement after its builds: re-keying (an error kept as a row)."""
-    from .runner import one_line
+    from .jobs import one_line
     try:
         return {"rekey": measure_rekey(key_list, device)}
     except Exception as e:
