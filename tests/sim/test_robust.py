@@ -3,6 +3,7 @@ hand-written netlist, the simulator against an adder and a multiplexer, the chi-
 against table values, PROLEAD's pooled G-test, the gadget verdicts, and bad input."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,18 +107,29 @@ VERDICTS = {"dom_and": (False, False), "dom_and_unregistered": (True, False),
             "linear_recombined": (True, False), "and_unmasked": (True, True)}
 
 
+DOC = Path(__file__).parents[2] / "docs" / "guide" / "leakage-robust.md"
+
+
+def _doc_rows() -> dict[str, list[str]]:
+    text = DOC.read_text().split("<!-- robust-gadgets:", 1)[1]
+    rows = [line.strip("| ").split(" | ") for line in text.split("\n\n", 1)[0].splitlines()[3:]]
+    return {r[0]: r[1:] for r in rows}
+
+
 @pytest.mark.parametrize("name", list(GADGETS))
-def test_gadget_verdicts(name):
+def test_gadget_verdicts_and_the_guide_table(name):
     text, top, secrets, randoms = gadget(name)
     net = synthesized(text, top, language="rtlil")
     sim, fixed = fixed_vs_random(net, secrets, randoms, clocks=3, n=N, seed=7)
     want_robust, want_settled = VERDICTS[name]
-    for transitions in (False, True):
-        worst = assess(net, sim, fixed, "robust", transitions)[0].mlog10p
-        assert (worst > robust.THRESHOLD) == want_robust, (transitions, worst)
-        assert worst > 50 if want_robust else worst < 4          # clear-cut, not near the threshold
-        worst = assess(net, sim, fixed, "settled", transitions)[0].mlog10p
-        assert (worst > robust.THRESHOLD) == want_settled, (transitions, worst)
+    row = [str(len(net.probes))]
+    for model, want in (("robust", want_robust), ("settled", want_settled)):
+        for transitions in (False, True):
+            worst = assess(net, sim, fixed, model, transitions)[0].mlog10p
+            assert (worst > robust.THRESHOLD) == want, (model, transitions, worst)
+            assert worst > 50 if want else worst < 4          # clear-cut, not near the threshold
+            row.append(f"{worst:.1f} {'FAIL' if want else 'pass'}")
+    assert _doc_rows()[name] == row
 
 
 def test_report_names_the_cell_its_part_and_the_extended_set():
@@ -149,6 +161,12 @@ BAD = [
     (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a"]}, ["zz"], 1, 4), "no randomness input zz"),
     (lambda: assess(Netlist(TINY, "tiny"), (np.zeros((1, 4, 2), bool), np.zeros((1, 6, 2), bool)),
                     np.zeros(2, bool), "glitchy"), "unknown model"),
+    (lambda: Netlist(_tiny(cells={"u": {"type": "LUT4"}}), "tiny"), "not a Yosys JSON netlist"),
+    (lambda: Netlist(_tiny(ports={"p": {"direction": "inout", "bits": [3]}}), "tiny"), "port p: only input"),
+    (lambda: Netlist([], "tiny"), "no module tiny"),
+    (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a", "b"]}, ["a"], 1, 4), "input a is named twice"),
+    (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a"]}, [], 0, 4), "at least 2 simulations"),
+    (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a"]}, [], 1, 1), "at least 2 simulations"),
     (lambda: synthesized("module m(); endmodule", "m", language="vhdl"), "unknown source language"),
     (lambda: synthesized("module m(input a); syntax error", "m"), "synthesis for the robust model failed"),
 ]

@@ -62,10 +62,16 @@ class Netlist:
     """A flattened ``synth_ecp5`` netlist (Yosys ``write_json``) ready to probe and simulate."""
 
     def __init__(self, data: dict, top: str):
-        mod = data.get("modules", {}).get(top)
-        if mod is None:
+        mod = data.get("modules", {}).get(top) if isinstance(data, dict) else None
+        if not isinstance(mod, dict):
             raise CipherfabError(f"the netlist has no module {top}")
         self.top = top
+        try:
+            self._parse(mod)
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as e:
+            raise CipherfabError(f"module {top}: not a Yosys JSON netlist ({type(e).__name__}: {e})") from None
+
+    def _parse(self, mod: dict):
         names: dict[int, str] = {}
         for name, net in sorted(mod.get("netnames", {}).items(), key=lambda kv: (kv[1].get("hide_name", 0), kv[0])):
             for i, b in enumerate(net["bits"]):
@@ -73,6 +79,9 @@ class Netlist:
                     names[b] = name if len(net["bits"]) == 1 else f"{name}[{i}]"
         self.inputs = {p: [b for b in v["bits"] if isinstance(b, int)]
                        for p, v in mod["ports"].items() if v["direction"] == "input"}
+        inout = [p for p, v in mod["ports"].items() if v["direction"] not in ("input", "output")]
+        if inout:
+            raise CipherfabError(f"port {inout[0]}: only input and output ports are supported")
         self.driver: dict[int, tuple[str, str]] = {}       # bit -> (cell, output pin)
         self.cells = mod["cells"]
         self.ffs = []
@@ -375,6 +384,12 @@ def fixed_vs_random(net: Netlist, secrets: dict[str, list[str]], randoms: list[s
     unmasked.  Secrets and shares are drawn once a run and held; every port of ``randoms``
     gets fresh uniform bits every clock.  Returns (:meth:`Netlist.simulate`'s result, the
     fixed group's mask)."""
+    if n < 2 or clocks < 1:
+        raise CipherfabError(f"need at least 2 simulations and 1 clock (got {n} and {clocks})")
+    ports = [p for ps in secrets.values() for p in ps] + list(randoms)
+    twice = sorted({p for p in ports if ports.count(p) > 1})
+    if twice:
+        raise CipherfabError(f"input {twice[0]} is named twice among the shares and the randomness")
     rng = np.random.default_rng(seed)
     fixed = rng.random(n) < 0.5
     held = {}
