@@ -68,6 +68,20 @@ def gadget(name: str):
     return text, name, secrets, randoms
 
 
+def wrapped(name: str, instance: str = "and0"):
+    """A gadget as submodule ``instance`` of a top module ``top``: (RTLIL, top, secrets, randoms)."""
+    inputs, outputs, build, secrets, randoms = GADGETS[name]
+    inner = _Gadget(inputs, outputs, build)
+
+    class Top(Elaboratable):
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules[instance] = inner
+            return m
+    text = rtlil.convert(Top(), name="top", ports=[*inner.ins.values(), *inner.outs.values()])
+    return text, "top", secrets, randoms
+
+
 def arithmetic():
     """(RTLIL, top) of an unmasked check design for the simulator: a registered 4-bit adder
     (CCU2C carry cells) and a 16-to-1 multiplexer (LUT4s into PFUMX and L6MUX21)."""

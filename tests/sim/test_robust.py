@@ -13,7 +13,7 @@ from cipherfab.flow.robust_netlist import synthesized
 from cipherfab.sim import robust
 from cipherfab.sim.robust import Netlist, assess, chi2_mlog10_sf, fixed_vs_random, g_test
 
-from robust_gadgets import GADGETS, arithmetic, gadget
+from robust_gadgets import GADGETS, arithmetic, gadget, wrapped
 
 N = 20000
 
@@ -139,6 +139,14 @@ def test_report_names_the_cell_its_part_and_the_extended_set():
     assert lines and all("LUT4" in line and "(top)" in line and "b0" in line and "b1" in line for line in lines)
     assert robust.report(assess(net, *fixed_vs_random(net, secrets, randoms, clocks=2, n=N, seed=7)),
                          threshold=1e9) == []
+
+
+def test_report_names_the_part_of_a_gadget_inside_a_module():
+    text, top, secrets, randoms = wrapped("dom_and_unregistered")
+    net = synthesized(text, top, language="rtlil")
+    assert {p.part for p in net.probes} == {"and0"}
+    lines = robust.report(assess(net, *fixed_vs_random(net, secrets, randoms, clocks=2, n=N, seed=7)))
+    assert lines and all("(and0, net" in line and "b0, b1" in line for line in lines), lines
 
 
 def _tiny(**change):

@@ -73,17 +73,23 @@ class Netlist:
 
     def _parse(self, mod: dict):
         names: dict[int, str] = {}
-        for name, net in sorted(mod.get("netnames", {}).items(), key=lambda kv: (kv[1].get("hide_name", 0), kv[0])):
+        self.scopes: dict[int, set[str]] = {}      # bit -> the hierarchy prefixes of its public names
+        for name, net in sorted(mod.get("netnames", {}).items(),
+                                 key=lambda kv: (kv[1].get("hide_name", 0), kv[0].count("."), kv[0])):
             for i, b in enumerate(net["bits"]):
                 if isinstance(b, int) and b not in names:
                     names[b] = name if len(net["bits"]) == 1 else f"{name}[{i}]"
+                if isinstance(b, int) and not net.get("hide_name", 0):
+                    parts = name.split(".")[:-1]
+                    self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
         self.inputs = {p: [b for b in v["bits"] if isinstance(b, int)]
                        for p, v in mod["ports"].items() if v["direction"] == "input"}
         inout = [p for p, v in mod["ports"].items() if v["direction"] not in ("input", "output")]
         if inout:
             raise CipherfabError(f"port {inout[0]}: only input and output ports are supported")
         self.driver: dict[int, tuple[str, str]] = {}       # bit -> (cell, output pin)
-        self.cells = mod["cells"]
+        # $scopeinfo: the hierarchy flatten leaves behind, no logic
+        self.cells = {n: c for n, c in mod["cells"].items() if c["type"] != "$scopeinfo"}
         self.ffs = []
         for cname, cell in self.cells.items():
             kind = cell["type"]
@@ -156,11 +162,12 @@ class Netlist:
                 for b in cell["connections"].get(pin, []):
                     if isinstance(b, int):
                         ext[b] = frozenset().union(*[extended(i) for i in self._inputs_of(cname, pin)])
-                        probes.append(Probe(cname, pin, self.net_names.get(b, f"${b}"), _part(cname),
-                                            tuple(sorted(ext[b])), b))
+                        probes.append(Probe(cname, pin, self.net_names.get(b, f"${b}"),
+                                            self._part(cname, b, ext[b]), tuple(sorted(ext[b])), b))
         for cname, conn, _ in self.ffs:
             q = conn["Q"][0]
-            probes.append(Probe(cname, "Q", self.net_names.get(q, f"${q}"), _part(cname), (self.index[q],), q))
+            probes.append(Probe(cname, "Q", self.net_names.get(q, f"${q}"), self._part(cname, q, ()),
+                                (self.index[q],), q))
         return probes
 
     def simulate(self, clocks: list[dict[str, np.ndarray]], n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -217,10 +224,17 @@ class Netlist:
         return out, settled
 
 
-def _part(cell: str) -> str:
-    """The hierarchy a flattened cell name keeps (``aes.sbox.q_TRELLIS_FF_Q`` -> ``aes.sbox``)."""
-    name = cell.lstrip("\\")
-    return name.rsplit(".", 1)[0] if "." in name and not name.startswith("$") else "(top)"
+    def _part(self, cell: str, out: int, extended) -> str:
+        """The part of the design a probe is in: the hierarchy its flattened cell name keeps
+        (``aes.sbox.q_TRELLIS_FF_Q`` -> ``aes.sbox``); for a cell named without it (LUTs
+        that ABC names after a top-level net), the deepest module whose nets include its
+        output (if that has a public name inside a module) and its whole extended set."""
+        name = cell.lstrip("\\")
+        if "." in name and not name.startswith("$"):
+            return name.rsplit(".", 1)[0]
+        bits = [self.stable[i] for i in extended] + ([out] if len(self.scopes.get(out, ())) > 1 else [])
+        common = set.intersection(*[self.scopes.get(b, {""}) for b in bits]) if bits else {""}
+        return max(common, key=lambda p: (p.count(".") + bool(p), p)) or "(top)"
 
 
 def _init(cell: dict, name: str) -> np.ndarray:
