@@ -55,7 +55,7 @@ def test_extended_sets_stop_at_flip_flops_and_inputs():
 def test_tiny_netlist_simulates_clock_by_clock():
     net = Netlist(TINY, "tiny")
     a, b, c = (np.array([0, 1, 1, 1], bool), np.array([1, 1, 0, 0], bool), np.array([1, 1, 1, 0], bool))
-    (stable, settled), = [net.simulate([{"a": a, "b": b, "c": c}] * 2, 4)]
+    stable, settled = net.simulate([{"a": a, "b": b, "c": c}] * 2, 4)
     q = net.names.index("q")
     assert list(stable[0, q]) == [0, 0, 0, 0] and list(stable[1, q]) == list((a ^ b) & c)
     m = [p.cell for p in net.probes].index("m")
