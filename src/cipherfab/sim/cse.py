@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from .fold import _blocks
+from .fold import _blocks, merge_equal
 
 #: part of a compiled model's cache key: a change here builds the models again
 CSE_VERSION = "cse 1"
@@ -109,25 +109,11 @@ def _module(lines: list[str]) -> int:
                     covered[b] += 1
         if ok and all(c == 1 for c in covered):
             candidates[name] = stmts
-    rep: dict[str, str] = {}
-    for _ in range(MAX_ROUNDS):
-        groups: dict[tuple, str] = {}
-        new = {}
-        for name in sorted(candidates, key=lambda w: wires[w][2]):
-            if name in rep:
-                continue
-            key = (wires[name][0], tuple(sorted(
-                (lhs, tuple(rep.get(t, t) for t in rhs)) for _, lhs, _, rhs in candidates[name])))
-            if key in groups:
-                new[name] = groups[key]
-            else:
-                groups[key] = name
-        if not new:
-            break
-        rep.update(new)
+    def key(name, rep):
+        return (wires[name][0], tuple(sorted(
+            (lhs, tuple(rep.get(t, t) for t in rhs)) for _, lhs, _, rhs in candidates[name])))
+    rep = merge_equal(sorted(candidates, key=lambda w: wires[w][2]), key, MAX_ROUNDS)
     for name, first in rep.items():
-        while first in rep:
-            first = rep[first]
         stmts = sorted(candidates[name])
         lines[stmts[0][0]] = f"  assign {name} = {first} ;"
         for n, *_ in stmts[1:]:

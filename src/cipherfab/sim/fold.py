@@ -19,6 +19,7 @@ stands for, so that Verilator's lint warnings on the folded text are placed on e
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _ESCAPED = re.compile(r"\\\S+")
@@ -67,33 +68,47 @@ def _key(lines: list[str], head: int, rename: dict[str, str], modules: set[str])
     return tuple(out)
 
 
+def merge_equal(names, key, rounds: int | None = None) -> dict[str, str]:
+    """Names whose keys are equal, merged into the first of them: ``key(name, merged)`` may
+    read the merges found so far (two copies that read copies of each other become equal in
+    the next round), so the rounds repeat until one merges nothing (or ``rounds`` ran).
+    Returns each merged name -> the name that stands for it in the end."""
+    merged: dict[str, str] = {}
+    for _ in range(rounds) if rounds else itertools.count():
+        groups: dict[tuple, str] = {}
+        new = {}
+        for name in names:
+            if name in merged:
+                continue
+            k = key(name, merged)
+            if k in groups:
+                new[name] = groups[k]
+            else:
+                groups[k] = name
+        if not new:
+            break
+        merged.update(new)
+    for name, first in merged.items():
+        while first in merged:
+            first = merged[first]
+        merged[name] = first
+    return merged
+
+
 def fold(text: str) -> tuple[str, list[list[int]]]:
     """(folded text, for each of its lines the 1-based lines of ``text`` it stands for)."""
     lines = text.split("\n")
     blocks = _blocks(lines)
     modules = {name for name, *_ in blocks}
-    rename: dict[str, str] = {}
-    while True:
-        groups: dict[tuple, str] = {}
-        new = {}
-        for name, first, head, end in blocks:
-            if name in rename:
-                continue
-            key = _key(lines[first:end + 1], head - first, rename, modules)
-            if key in groups:
-                new[name] = groups[key]
-            else:
-                groups[key] = name
-        if not new:
-            break
-        rename.update(new)
+    spans = {name: (first, head, end) for name, first, head, end in blocks}
+
+    def key(name, rename):
+        first, head, end = spans[name]
+        return _key(lines[first:end + 1], head - first, rename, modules)
+    rename = merge_equal([name for name, *_ in blocks], key)
     if not rename:
         return text, [[n + 1] for n in range(len(lines))]
-
-    def final(name: str) -> str:
-        while name in rename:
-            name = rename[name]
-        return name
+    final = rename.get          # merge_equal resolved every chain
 
     start = {name: first for name, first, _, _ in blocks}
     copies: dict[str, list[str]] = {}
