@@ -109,8 +109,9 @@ def test_the_cycle_check_finds_a_long_cycle():
 
 
 def test_no_file_of_the_package_names_a_path_of_the_machine_it_was_written_on():
-    """A path like /work/..., /home/... or /root/... in a module, a data file or a template
-    holds only on the machine that wrote it (issue 35: seven files named /work/shared/papers)."""
+    """A path under the machine's own folders (work, home, root, Users, tmp) in a module, a
+    data file or a template holds only on the machine that wrote it (issue 35: seven files
+    named the shared papers folder by its absolute path)."""
     import re
     machine = re.compile(r"(?<![\w.~])/(?:work|home|root|Users|tmp)/[\w.-]")
     found = [f"{f.relative_to(PKG)}:{n}" for f in sorted(PKG.rglob("*"))
@@ -145,3 +146,18 @@ def test_no_module_replaces_another_modules_attributes():
             found += [f"{f.relative_to(PKG)}:{node.lineno}" for t in targets
                       if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in modules]
     assert not found, found
+
+
+def test_no_test_or_page_names_a_path_of_the_machine_it_was_written_on():
+    """The same for the tests, the docs and the README: a sample or a fixture names the files
+    of any machine by a placeholder or a path relative to the repository."""
+    import re
+    machine = re.compile(r"(?<![\w.~])/(?:work|home|root|Users)/[\w.-]")
+    repo = PKG.parents[1]
+    files = [repo / "README.md", *(f for d in ("tests", "docs") for f in (repo / d).rglob("*")
+                                   if f.suffix in (".py", ".md", ".toml", ".json", ".txt", ".html"))]
+    found = [f"{f.relative_to(repo)}:{n}" for f in sorted(files) if f.is_file() and f != Path(__file__)
+             for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1)
+             if machine.search(line)]
+    assert not found, found
+

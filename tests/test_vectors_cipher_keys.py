@@ -12,7 +12,7 @@ from cipherfab.vectors import (ReferenceEngine, cipher_named, effective_key_bits
 
 VEC = Path(__file__).parent / "vectors"
 SHIPPED = Path(cipherfab.__file__).parent / "vectors" / "kat"   # the KAT files the package ships
-SHARED = Path("/work/shared/vectors")
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "vectors"   # beside the repository
 RC6 = SHIPPED / "rc6/nessie/Rc6-128-128.verified.test-vectors"
 
 
