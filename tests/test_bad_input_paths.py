@@ -113,6 +113,7 @@ INPUT_COMMANDS = {
     "pick --results": (["pick", "aes", "--results", "{p}"], set(INPUT_KINDS) - {"folder"}),
     "rekey BUILD/build.json": (["rekey", "{tmp}/b", "--key", KEY], set(INPUT_KINDS) - {"long", "missing"}),
     "verify --vectors-dir": (["verify", "aes", "--vectors-dir", "{tmp}/kat"], {"zero", "fifo", "folder", "huge"}),
+    "env --lock": (["env", "--lock", "{p}"], set(INPUT_KINDS)),
 }
 INPUT_CASES = [(c, k) for c, (_, kinds) in INPUT_COMMANDS.items() for k in INPUT_KINDS if k in kinds]
 
