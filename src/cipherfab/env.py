@@ -32,7 +32,7 @@ def _canonical(name: str) -> str:
 def read_lock(path: Path) -> dict[str, str]:
     """{canonical name: version} of the pins in a requirements lock whose markers hold here."""
     from packaging.markers import Marker
-    text = read_text(path, "vectors", f"lock {path}")     # a requirements file: text, a few MB at most
+    text = read_text(path, "vectors", "lock")     # a requirements file: text, a few MB at most
     pins = {}
     for line in text.splitlines():
         m = _PIN.match(line)
