@@ -49,8 +49,7 @@ def find_lock(given: str | None) -> Path:
     install) or of the current folder or one above it."""
     if given:
         return Path(given)
-    here = Path(__file__).resolve().parents[2], *(d for d in (Path.cwd(), *Path.cwd().parents))
-    for d in here:
+    for d in (Path(__file__).resolve().parents[2], Path.cwd(), *Path.cwd().parents):
         if (d / "requirements" / "dev.txt").is_file() and (d / "pyproject.toml").is_file():
             return d / "requirements" / "dev.txt"
     raise CipherfabError("no lock found (requirements/dev.txt of a cipherfab checkout, here or "
