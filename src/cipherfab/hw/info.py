@@ -17,6 +17,13 @@ Ports (``hw.export`` flattens them to plain Verilog names)::
                          key      key_bits        key_interface == "per_block"
     block_out      Out stream, block_bits
     busy           Out 1                          key setup, block in flight or result waiting
+    seed           In  stream, seed_bits wide     seed_bits > 0: the entropy input of a core
+                                                  with its own random generator (masked cores)
+
+A core with a seed port accepts no key and no block after reset until one seed transfer
+has been taken and its generators have warmed up (``seed_setup_cycles`` from the seed
+handshake); a later seed reseeds them between blocks.  Its masks then depend on the seed,
+never on the key alone.
 
 Clocks: every core runs on ``sync`` (exported as ``clk``/``rst``).  A core may
 declare further clock domains in ``clocks`` (exported as ``<name>_clk``, reset
@@ -66,6 +73,8 @@ class CoreInfo:
     notes: tuple[str, ...] = ()      # extra lines for the Verilog header
     clocks: tuple[str, ...] = ()     # clock domains besides sync, each a <name>_clk port
     key_clock_cycles: int = 0        # of key_setup_cycles, those counted in the key clock
+    seed_bits: int = 0               # bits on the seed (entropy) port; 0: no seed port
+    seed_setup_cycles: int = 0       # seed handshake -> the first key handshake it allows
 
     def __post_init__(self):
         if self.key_interface not in KEY_INTERFACES:
@@ -76,6 +85,8 @@ class CoreInfo:
             raise ValueError("clocks names the domains besides sync")
         if self.key_clock_cycles and "key" not in self.clocks:
             raise ValueError("key_clock_cycles needs a 'key' clock in clocks")
+        if self.seed_bits < 0 or (self.seed_setup_cycles and not self.seed_bits):
+            raise ValueError("seed_setup_cycles needs a seed port (seed_bits > 0)")
         if not 0 <= self.key_clock_cycles <= self.key_setup_cycles:
             raise ValueError("key_clock_cycles must lie within key_setup_cycles")
 
@@ -112,6 +123,8 @@ class CoreInfo:
             del d["clocks"], d["key_clock_cycles"]
         else:
             d["clocks"] = list(self.clocks)
+        if not self.seed_bits:               # cores without an entropy input: unchanged sidecar
+            del d["seed_bits"], d["seed_setup_cycles"]
         return d
 
     @classmethod
@@ -149,6 +162,8 @@ class CoreAnnotation(meta.Annotation):
             "clocks": {"type": "array", "items": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
                        "uniqueItems": True},
             "key_clock_cycles": {"type": "integer", "minimum": 0},
+            "seed_bits": {"type": "integer", "minimum": 0},
+            "seed_setup_cycles": {"type": "integer", "minimum": 0},
         },
         "required": ["cipher", "arch", "params", "block_bits", "key_bits", "key_interface",
                      "directions", "latency", "cycles_per_block", "cycles_per_block_feedback",
@@ -186,6 +201,8 @@ class CoreSignature(wiring.Signature):
         members["block_in"] = In(stream.Signature(block_in_layout(info)))
         members["block_out"] = Out(stream.Signature(info.block_bits))
         members["busy"] = Out(1)
+        if info.seed_bits:
+            members["seed"] = In(stream.Signature(info.seed_bits))
         super().__init__(members)
 
     def annotations(self, obj, /):
