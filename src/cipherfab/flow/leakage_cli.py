@@ -5,10 +5,8 @@ synthesizes the core first, :mod:`.netlist_probe`)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,34 +15,24 @@ from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
 from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, check_core, describe_t, run_key
 from ..sim.verilated import cache_dir_default
-from ..userfiles import atomic
+from .leakage_args import check_out, hex_block, replace_file
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
 FIPS_PT = "00112233445566778899aabbccddeeff"
 MAX_TRACES = 10 ** 9
 
 
-def _hex_block(bits: int):
-    def parse(text: str) -> bytes:
-        try:
-            value = bytes.fromhex(text)
-        except ValueError:
-            raise CipherfabError(f"{text!r} is not hex") from None
-        if 8 * len(value) != bits:
-            raise CipherfabError(f"{text!r} has {8 * len(value)} bits, not {bits}")
-        return value
-    return parse
-
-
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "leakage", help="fixed-vs-random t-test (TVLA) on the simulated core's power traces",
+        "leakage", help="fixed-vs-random leakage tests on the simulated core: TVLA t-test, robust probing",
         description="Simulate the core with Verilator and run Welch's t-test between traces of "
                     "a fixed plaintext and of random plaintexts under one key (or two fixed "
                     "plaintexts): each clock's sample is the Hamming distance of every register "
                     "between its clock edges (hd), or of every cell output of the synthesized "
                     "ECP5 netlist (toggle). Zero-delay: no glitches, no routing; a board "
-                    "measurement is the final word. |t| > 4.5 at any clock fails.")
+                    "measurement is the final word. |t| > 4.5 at any clock fails. --model robust: "
+                    "glitch-extended probing of the synthesized netlist, fixed-vs-random key, a G-test "
+                    "per probe (-log10 p > 5 fails; docs/guide/leakage-robust.md).")
     add_core_arguments(p, cipher_required=False)
     ext = p.add_argument_group("external core")
     ext.add_argument("--verilog", metavar="FILE", help="Verilog of an external core")
@@ -52,14 +40,18 @@ def register(subparsers) -> None:
     ext.add_argument("--info", metavar="JSON", help="its declaration (a generated core's .json sidecar)")
     p.add_argument("--traces", type=count_upto(MAX_TRACES), required=True, metavar="N",
                    help="traces in both groups together (1e6 is fine); run in pieces of 10,000, so a stopped "
-                        "run goes on from its saved pieces when the same command runs again")
-    p.add_argument("--model", choices=MODELS, default="hd",
+                        "run goes on from its saved pieces when the same command runs again (robust: "
+                        "simulations, in batches of 4,096)")
+    p.add_argument("--model", choices=(*MODELS, "robust"), default="hd",
                    help="hd: Hamming distance of every register per clock (default); toggle: of "
-                        "every LUT, mux, carry and flip-flop output of the synthesized netlist")
+                        "every LUT, mux, carry and flip-flop output of the synthesized netlist; robust: "
+                        "every cell output's glitch-extended set, fixed-vs-random key")
+    p.add_argument("--transitions", action="store_true",
+                   help="robust: each probe also observes its set one clock before")
     p.add_argument("--noise", type=float, default=0.0, metavar="SIGMA",
                    help="Gaussian noise added to every sample (default 0)")
-    p.add_argument("--order", type=int, choices=(1, 2), default=2,
-                   help="test orders 1 to this (default 2)")
+    p.add_argument("--order", type=int, choices=(1, 2),
+                   help="test orders 1 to this (default 2; robust: 1, each probe alone)")
     p.add_argument("--test", choices=("fixed-vs-random", "fixed-vs-fixed"), default="fixed-vs-random")
     p.add_argument("--trace-key", default=FIPS_KEY, metavar="HEX",
                    help="the key every trace runs under (default FIPS-197's)")
@@ -115,38 +107,24 @@ def _progress(t0: float):
 OUT_FILES = ("results.json", "t.png")
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an ``--out`` folder the results cannot be written to, before any work: a file
-    in its place, a folder that cannot be made or written, a result's name taken by a folder."""
-    if out.exists() and not out.is_dir():
-        raise CipherfabError(f"--out {out}: a file, not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out, prefix=".cipherfab-write-test-")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as e:
-        raise CipherfabError(f"--out {out}: cannot write there: {e.strerror or e}") from None
-    for name in OUT_FILES:
-        f = out / name
-        if f.exists() and not f.is_file():
-            raise CipherfabError(f"--out {out}: {f} is there and is not a file")
-
-
 def run(args) -> int:
     top, info, make_text = _core(args)
     check_core(top, info)
-    key = _hex_block(info.key_bits)(args.trace_key)
-    fixed = _hex_block(info.block_bits)(args.fixed)
+    if args.model == "robust" or args.transitions:
+        from .robust_cli import run_robust
+        return run_robust(args, top, info, make_text)
+    args.order = args.order or 2
+    key = hex_block(info.key_bits)(args.trace_key)
+    fixed = hex_block(info.block_bits)(args.fixed)
     second = None
     if args.second and args.test != "fixed-vs-fixed":
         raise CipherfabError("--second goes with --test fixed-vs-fixed")
     if args.test == "fixed-vs-fixed":
-        second = _hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
+        second = hex_block(info.block_bits)(args.second) if args.second else bytes(b ^ 0xFF for b in fixed)
     if args.noise < 0 or args.noise != args.noise or args.noise == float("inf"):
         raise CipherfabError(f"--noise {args.noise}: a standard deviation, 0 or more")
     if args.out:
-        _check_out(Path(args.out))
+        check_out(Path(args.out), OUT_FILES)
     text = make_text()
     if args.model == "toggle":
         from .netlist_probe import probed_netlist
@@ -182,13 +160,6 @@ def run(args) -> int:
     return 1 if failed else 0                   # FAIL is a failed check: exit 1
 
 
-def _replace(out: Path, name: str, write) -> None:
-    """``write(file)`` into a temporary file in ``out``, renamed to ``name`` when complete: an
-    identical run at once, or a stop, never leaves half a file."""
-    with atomic(out / name, prefix=f".{name}-") as tmp, open(tmp, "wb") as f:
-        write(f)
-
-
 def _write(out: Path, a, args, seconds: float) -> None:
     try:
         _write_files(out, a, args, seconds)
@@ -204,7 +175,7 @@ def _write_files(out: Path, a, args, seconds: float) -> None:
               "orders": {str(o): {"t": a.t[o], "max_abs_t": a.max_t[o], "first_crossing": a.first_crossing(o)}
                          for o in a.t}}
     text = json.dumps(record, indent=1, allow_nan=True) + "\n"
-    _replace(out, "results.json", lambda f: f.write(text.encode()))
+    replace_file(out, "results.json", lambda f: f.write(text.encode()))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -224,7 +195,7 @@ def _write_files(out: Path, a, args, seconds: float) -> None:
     fig.suptitle(f"{a.top}: {args.test}, {args.model} model")
     fig.tight_layout()
     try:
-        _replace(out, "t.png", lambda f: fig.savefig(f, dpi=110, format="png"))
+        replace_file(out, "t.png", lambda f: fig.savefig(f, dpi=110, format="png"))
     finally:
         plt.close(fig)
     print(f"wrote {out / 'results.json'} and {out / 't.png'}")

@@ -32,8 +32,12 @@ COMB = {"LUT4": {"Z": ("A", "B", "C", "D")},
         "L6MUX21": {"Z": ("D0", "D1", "SD")},
         "CCU2C": {"S0": ("A0", "B0", "C0", "D0", "CIN"),
                   "S1": ("A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1", "CIN"),
-                  "COUT": ("A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1", "CIN")}}
+                  "COUT": ("A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1", "CIN")},
+        # distributed RAM: its read port is combinational in RAD and the 64 memory cells
+        # (stable signals of their own, ``<cell>.mem[word][bit]``); writes at the clock edge
+        "TRELLIS_DPR16X4": {"DO": ("RAD",)}}
 FF = "TRELLIS_FF"
+RAM = "TRELLIS_DPR16X4"
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,7 @@ class Netlist:
                     self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
         self.inputs = {p: [b for b in v["bits"] if isinstance(b, int)]
                        for p, v in mod["ports"].items() if v["direction"] == "input"}
+        self.outputs = {p: v["bits"] for p, v in mod["ports"].items() if v["direction"] == "output"}
         inout = [p for p, v in mod["ports"].items() if v["direction"] not in ("input", "output")]
         if inout:
             raise CipherfabError(f"port {inout[0]}: only input and output ports are supported")
@@ -91,8 +96,20 @@ class Netlist:
         # $scopeinfo: the hierarchy flatten leaves behind, no logic
         self.cells = {n: c for n, c in mod["cells"].items() if c["type"] != "$scopeinfo"}
         self.ffs = []
+        self.rams: dict[str, list[int]] = {}        # RAM cell -> its memory cells' bits (word * 4 + bit)
+        top_bit = max([b for net in mod.get("netnames", {}).values() for b in net["bits"] if isinstance(b, int)]
+                      + [b for c in self.cells.values() for v in c["connections"].values() for b in v
+                         if isinstance(b, int)] + [1])
         for cname, cell in self.cells.items():
             kind = cell["type"]
+            if kind == RAM:
+                p = {k: str(v).strip() for k, v in cell.get("parameters", {}).items()}
+                if p.get("WCKMUX", "WCK") != "WCK":
+                    raise CipherfabError(f"RAM {cname}: only rising-edge writes are supported")
+                self.rams[cname] = list(range(top_bit + 1, top_bit + 65))
+                for i, b in enumerate(self.rams[cname]):
+                    names[b] = f"{cname.lstrip(chr(92))}.mem[{i // 4}][{i % 4}]"
+                top_bit += 64
             if kind == FF:
                 p = {k: str(v).strip() for k, v in cell.get("parameters", {}).items()}
                 if p.get("CLKMUX", "CLK") != "CLK" or p.get("LSRMODE", "LSR") != "LSR":
@@ -106,9 +123,9 @@ class Netlist:
                             self.driver[b] = (cname, pin)
             else:
                 raise CipherfabError(f"cell {cname}: type {kind} is not supported by the robust model "
-                                     f"(LUT4, PFUMX, L6MUX21, CCU2C, TRELLIS_FF)")
+                                     f"(LUT4, PFUMX, L6MUX21, CCU2C, TRELLIS_FF, TRELLIS_DPR16X4)")
         in_bits = [b for bits in self.inputs.values() for b in bits]
-        self.stable = in_bits + [c["Q"][0] for _, c, _ in self.ffs]
+        self.stable = in_bits + [c["Q"][0] for _, c, _ in self.ffs] + [b for bits in self.rams.values() for b in bits]
         self.index = {b: i for i, b in enumerate(self.stable)}
         self.names = [names.get(b, f"${b}") for b in self.stable]
         self.net_names = names
@@ -117,7 +134,8 @@ class Netlist:
 
     def _inputs_of(self, cname: str, pin: str) -> list[int]:
         cell = self.cells[cname]
-        return [b for p in COMB[cell["type"]][pin] for b in cell["connections"].get(p, []) if isinstance(b, int)]
+        mem = self.rams.get(cname, [])               # a RAM's read port: every memory cell too
+        return [b for p in COMB[cell["type"]][pin] for b in cell["connections"].get(p, []) if isinstance(b, int)] + mem
 
     def _order(self) -> list[str]:
         """The combinational cells in an order that evaluates each after its drivers."""
@@ -177,6 +195,9 @@ class Netlist:
         ``clocks[t]`` maps input ports to their values in clock ``t`` (arrays of ``n`` booleans,
         or ``[n, width]`` for a wide port); an input not given is 0.  Flip-flops start at their
         set/reset value, as the ECP5 cell model does."""
+        if self.rams:
+            raise CipherfabError(f"the numpy simulation has no RAM model ({next(iter(self.rams))}); "
+                                 "cipherfab.sim.robust_engine simulates it")
         nbits = max([*self.driver, *self.index, 0]) + 1
         val = np.zeros((nbits + 2, n), dtype=bool)
         one = nbits + 1
@@ -212,7 +233,7 @@ class Netlist:
             for cname, conn, p in self.ffs:
                 q = val[conn["Q"][0]]
                 di = val[row(conn["DI"][0])] if "DI" in conn else np.zeros(n, dtype=bool)
-                ce = {"1": True, "0": False}.get(p.get("CEMUX", "CE"))
+                ce = {"1": True, "0": False}.get(p.get("CEMUX", "1"))     # the cell model's default
                 if ce is None:
                     ce = val[row(conn["CE"][0])] if "CE" in conn else True
                     ce = ~ce if p.get("CEMUX") == "INV" else ce
