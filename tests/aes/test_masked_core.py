@@ -101,3 +101,34 @@ def test_masks_after_reset_depend_on_the_seed_not_the_key():
     assert a[1] != b[1] and a[2] != b[2]                          # other masks, other randomness
     assert again == a                                             # the same seed: the same masks
     assert other_key[1:] == a[1:] and other_key[0] != a[0]        # the key is not in the PRNG
+
+
+def test_back_to_back_blocks_fill_the_ring_then_follow_each_other_out():
+    """14 blocks offered back to back, the output always read: 7 enter in 7 clocks, the next
+    7 each as one leaves the ring (10 clocks per block), all correct."""
+    dut = MaskedAES(prng="on")
+    rng = random.Random(34)
+    key, pts = rng.randbytes(16), [rng.randbytes(16) for _ in range(14)]
+    taken, out = [], []
+
+    async def bench(ctx):
+        ctx.set(dut.block_out.ready, 1)
+        await handshake(ctx, dut.seed, rng.getrandbits(160))
+        await handshake(ctx, dut.key, int.from_bytes(key, "big"))
+        ctx.set(dut.block_in.valid, 1)
+        for clock in range(200):
+            ctx.set(dut.block_in.payload, int.from_bytes(pts[len(taken)], "big") if len(taken) < 14 else 0)
+            ctx.set(dut.block_in.valid, len(taken) < 14)
+            took = ctx.get(dut.block_in.valid) and ctx.get(dut.block_in.ready)
+            if ctx.get(dut.block_out.valid):
+                out.append(ctx.get(dut.block_out.payload).to_bytes(16, "big"))
+            await ctx.tick()
+            if took:
+                taken.append(clock)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert out == [ref.encrypt_block(key, p) for p in pts]
+    assert [t - taken[0] for t in taken] == list(range(7)) + [70 + j for j in range(7)], taken

@@ -7,8 +7,10 @@ the key ``(k0, k1)``.  ShiftRows, MixColumns, AddRoundKey and the key schedule's
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
 SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masked.MaskedCircuit` over
 Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
-AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only in the output register,
-``out = s0 ^ s1`` of the last round.
+AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only at the output: the
+last round's shares go into two registers ``ct0``, ``ct1`` (written only when a block
+finishes), and the next clock ``ct0 ^ ct1`` (the public ciphertext) goes into the output
+buffer; no other logic takes both shares of a value.
 
 The round is the S-box pipeline closed on itself, and it holds up to ``L`` blocks, one in
 each stage (as paper 002's interleaved round)::
@@ -17,7 +19,7 @@ each stage (as paper 002's interleaved round)::
                                  with k' = (k0 ^ r, k1 ^ r) kept as the key's shares (fresh m, r)
     its round r's output arrives L clocks later, with its round and round key beside it:
         round < 10:  S-boxes <- MixColumns(ShiftRows(y)) ^ rk_r;  SubWord <- RotWord(w3 of rk_r)
-        round 10:    buffer <- ShiftRows(y0) ^ rk0_10 ^ ShiftRows(y1) ^ rk1_10
+        round 10:    ct_i <- ShiftRows(y_i) ^ rk_i_10 (i = 0, 1);  the next clock: buffer <- ct0 ^ ct1
 
 where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key, made from
 ``rk_(r-1)`` (which travelled beside it) and SubWord's output in the same clock.  A stage no
@@ -37,11 +39,11 @@ bit is zero, the shares are ``(x, 0)``, the core computes AES unmasked (its leak
 assessment must fail; that shows the assessment can fail); it keeps the seed port and its
 wait, with no other effect.
 
-Timing (the same for every key and data): latency ``10 L + 1`` = 71 clocks.  A block enters
-when stage 0 is free (no block arrives there to go on) and fewer than ``L + 1`` blocks are
+Timing (the same for every key and data): latency ``10 L + 2`` = 72 clocks.  A block enters
+when stage 0 is free (no block arrives there to go on) and fewer than ``L + 2`` blocks are
 owed (or one is being read), so the ring fills with ``L`` blocks in ``L`` clocks and each
-leaves for the output buffer as the next enters: 10 clocks per block back to back, 71 in a
-feedback mode.  A key waits until no block is in the ring; a block can follow it at the
+leaves for the ciphertext registers as the next enters: 10 clocks per block back to back,
+72 in a feedback mode.  A key waits until no block is in the ring; a block can follow it at the
 next clock (``KEY_SETUP`` = 1).
 """
 
@@ -65,8 +67,8 @@ SCHEDULE = Schedule(GATES, INPUTS, OUTPUTS)
 L = SCHEDULE.latency
 GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
 MASK_BITS = 256                                     # the block's mask and the key refresh
-LATENCY = NR * L + 1                                # the last round's arrival, then the buffer
-BUFFER = L + 1                                      # every block in flight and one being read
+LATENCY = NR * L + 2                  # the last round's arrival, its shares' registers, the buffer
+BUFFER = L + 2                        # every block in flight, one in ct0/ct1 and one being read
 SEED_BITS = 160                                     # the bank's 80-bit key, then its 80-bit IV
 SEED_SETUP = -(-WARMUP // MAX_WIDTH) + 2   # the bank's warm-up, its first bits into the register
 KEY_SETUP = 1                              # the key is split at its handshake: a block next clock
@@ -122,6 +124,12 @@ class MaskedAES(wiring.Component):
         last = [shift_rows(y[i]) ^ rk_next[i] for i in range(2)]
         going_on = here_valid & (here_rnd != NR)
         finishing = here_valid & (here_rnd == NR)
+        # the ciphertext's shares, each in its own register; they meet the next clock
+        ct = [Signal(128, name=f"ct{i}") for i in range(2)]
+        ct_full = Signal()
+        with m.If(finishing):
+            m.d.sync += [ct[i].eq(last[i]) for i in range(2)]
+        m.d.sync += ct_full.eq(finishing)
 
         # -- blocks out: a buffer with room for every block in flight; a block is taken
         # while fewer than BUFFER are owed, or one is being read ---------------------------
@@ -137,7 +145,7 @@ class MaskedAES(wiring.Component):
                                    & ((held < BUFFER) | given)),
             self.key.ready.eq(warm & ~self.seed.valid & (in_flight == 0)),
             self.seed.ready.eq(in_flight == 0),
-            buffer.w_data.eq(last[0] ^ last[1]), buffer.w_en.eq(finishing),
+            buffer.w_data.eq(ct[0] ^ ct[1]), buffer.w_en.eq(ct_full),
             self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
             buffer.r_en.eq(self.block_out.ready),
             self.busy.eq((held != 0) | (seed_wait != 0)),
