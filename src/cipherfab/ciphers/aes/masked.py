@@ -54,7 +54,7 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masked import MaskedCircuit, Schedule
+from ...hw.masked import MaskedCircuit, Schedule, share_attrs
 from ...registry import Architecture, Param
 from ...hw.trivium import MAX_WIDTH, WARMUP, TriviumBank
 from .reference import RCON
@@ -108,16 +108,16 @@ class MaskedAES(wiring.Component):
         gadget, mask, refresh = rand[:GADGET_BITS], rand[GADGET_BITS:GADGET_BITS + 128], \
             rand[GADGET_BITS + 128:]
 
-        k = [Signal(128, name=f"k{i}") for i in range(2)]            # the key's shares
-        sbox_in = [Signal(128, name=f"sbox_in{i}") for i in range(2)]
-        word_in = [Signal(32, name=f"word_in{i}") for i in range(2)]
+        k = [Signal(128, name=f"k{i}", attrs=share_attrs(i)) for i in range(2)]   # the key's shares
+        sbox_in = [Signal(128, name=f"sbox_in{i}", attrs=share_attrs(i)) for i in range(2)]
+        word_in = [Signal(32, name=f"word_in{i}", attrs=share_attrs(i)) for i in range(2)]
         y, sw = self._sboxes(m, sbox_in, word_in, gadget)
 
         # -- the ring: what travels beside each S-box stage ------------------------------
         # stage j holds what went into the S-boxes j clocks ago; the last one arrives now
         valid = [Signal(name=f"valid_s{j}") for j in range(L)]
         rnd = [Signal(range(NR + 1), name=f"round_s{j}") for j in range(L)]
-        rk = [[Signal(128, name=f"rk{i}_s{j}") for i in range(2)] for j in range(L)]
+        rk = [[Signal(128, name=f"rk{i}_s{j}", attrs=share_attrs(i)) for i in range(2)] for j in range(L)]
         here_valid, here_rnd, here_rk = valid[-1], rnd[-1], rk[-1]
         rk_next = [self._next_round_key(here_rk[i], sw[i], i, here_rnd) for i in range(2)]
         middle = [mix_columns(m, shift_rows(y[i]), f"mix{i}") ^ rk_next[i] for i in range(2)]
@@ -136,7 +136,8 @@ class MaskedAES(wiring.Component):
         m.submodules.buffer = buffer = SyncFIFO(width=128, depth=BUFFER)
         held = Signal(range(BUFFER + 1))                # accepted, not yet taken
         in_flight = Signal(range(L + 1))
-        seeded, keyed, seed_wait = Signal(), Signal(), Signal(range(SEED_SETUP))
+        seeded, keyed = Signal(name="seeded"), Signal(name="keyed")
+        seed_wait = Signal(range(SEED_SETUP), name="seed_wait")
         start = self.block_in.valid & self.block_in.ready
         given = self.block_out.valid & self.block_out.ready
         warm = seeded & (seed_wait == 0)
@@ -176,8 +177,8 @@ class MaskedAES(wiring.Component):
     def _sboxes(self, m, sbox_in, word_in, gadget):
         """16 state S-boxes and 4 SubWord S-boxes, each with its 34 fresh bits."""
         bits = SCHEDULE.random_bits
-        y = [Signal(128, name=f"y{i}") for i in range(2)]
-        sw = [Signal(32, name=f"sw{i}") for i in range(2)]
+        y = [Signal(128, name=f"y{i}", attrs=share_attrs(i)) for i in range(2)]
+        sw = [Signal(32, name=f"sw{i}", attrs=share_attrs(i)) for i in range(2)]
         lanes = [(bytes_of(sbox_in[0])[b], bytes_of(sbox_in[1])[b]) for b in range(16)] + \
                 [(bytes_of(word_in[0])[b], bytes_of(word_in[1])[b]) for b in range(4)]
         outs = []
