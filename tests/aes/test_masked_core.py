@@ -13,7 +13,9 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.ciphers.aes import reference as ref
 from cipherfab.ciphers.aes.masked import GADGET_BITS, KEY_SETUP, LATENCY, SEED_SETUP, MaskedAES
+from cipherfab.errors import CipherfabError
 from cipherfab.hw.trivium import keystream
+from cipherfab.registry import resolve
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
@@ -89,8 +91,8 @@ def test_glitch_test_modes_still_encrypt(glitch_test):
 
 
 def test_glitch_test_modes_need_the_prng():
-    with pytest.raises(ValueError, match="--glitch-test needs --prng on"):
-        MaskedAES(prng="off", glitch_test="hpc2-unregistered")
+    with pytest.raises(CipherfabError, match="aes masked: --glitch-test needs --prng on"):
+        resolve("aes", "masked", prng="off", glitch_test="hpc2-unregistered")
 
 
 def bank_first_bits(seed: int, lo: int, n: int) -> int:

@@ -39,6 +39,14 @@ bit is zero, the shares are ``(x, 0)``, the core computes AES unmasked (its leak
 assessment must fail; that shows the assessment can fail); it keeps the seed port and its
 wait, with no other effect.
 
+``glitch_test`` names two more **test modes** (with the generators on), masked in every
+settled value but not with glitches, for a glitch-robust evaluation to fail:
+``hpc2-unregistered`` (every HPC2 gadget without its product registers, :mod:`cipherfab.
+hw.masked`) and ``refresh-recombined`` (at a new block the key's share 0 is refreshed as
+``k0 ^ k1 ^ r`` in one LUT per bit, share 1 as ``r``).  Every signal holding one share
+carries the attribute ``cipherfab_share`` (``"0"``/``"1"``); the randomness, control and
+``ct0``/``ct1`` carry none.
+
 Timing (the same for every key and data): latency ``10 L + 2`` = 72 clocks.  A block enters
 when stage 0 is free (no block arrives there to go on) and fewer than ``L + 2`` blocks are
 owed (or one is being read), so the ring fills with ``L`` blocks in ``L`` clocks and each
