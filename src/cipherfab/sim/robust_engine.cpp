@@ -107,6 +107,31 @@ inline u64 lut(uint16_t t, u64 a, u64 b, u64 c, u64 d) {
     return v[0] ^ ((v[0] ^ v[1]) & d);
 }
 
+// lut() over W words, the table's constants hoisted out of the loop (vectorizes)
+inline void eval_lut(uint16_t t, const u64* __restrict a, const u64* __restrict b, const u64* __restrict c,
+                     const u64* __restrict d, u64* __restrict out, int W) {
+    u64 lo[8], x[8];
+    for (int j = 0; j < 8; j++) {
+        lo[j] = (t >> (2 * j)) & 1 ? ~0ull : 0;
+        x[j] = lo[j] ^ ((t >> (2 * j + 1)) & 1 ? ~0ull : 0);
+    }
+    if ((t >> 8) == (t & 0xFF) && ((t >> 4) & 0xF) == (t & 0xF)) {     // c and d unused
+        for (int w = 0; w < W; w++) {
+            u64 v0 = lo[0] ^ (x[0] & a[w]), v1 = lo[1] ^ (x[1] & a[w]);
+            out[w] = v0 ^ ((v0 ^ v1) & b[w]);
+        }
+        return;
+    }
+    for (int w = 0; w < W; w++) {
+        u64 aw = a[w], bw = b[w];
+        u64 v0 = lo[0] ^ (x[0] & aw), v1 = lo[1] ^ (x[1] & aw), v2 = lo[2] ^ (x[2] & aw), v3 = lo[3] ^ (x[3] & aw);
+        u64 v4 = lo[4] ^ (x[4] & aw), v5 = lo[5] ^ (x[5] & aw), v6 = lo[6] ^ (x[6] & aw), v7 = lo[7] ^ (x[7] & aw);
+        u64 u0 = v0 ^ ((v0 ^ v1) & bw), u1 = v2 ^ ((v2 ^ v3) & bw), u2 = v4 ^ ((v4 ^ v5) & bw), u3 = v6 ^ ((v6 ^ v7) & bw);
+        u64 s0 = u0 ^ ((u0 ^ u1) & c[w]), s1 = u2 ^ ((u2 ^ u3) & c[w]);
+        out[w] = s0 ^ ((s0 ^ s1) & d[w]);
+    }
+}
+
 // tainted output: some row reachable by changing tainted inputs gives 1, another 0
 inline u64 lut_taint(uint16_t t, const u64* v, const u64* tt) {
     u64 one = 0, zero = 0;
@@ -177,7 +202,7 @@ struct Sim {
             const u64 *a = at(in[0]), *b = at(in[1]), *c = at(in[2]), *d = at(in[3]);
             u64* out = at(p.op_out[o]);
             uint16_t t = p.op_table[o];
-            for (int w = 0; w < W; w++) out[w] = lut(t, a[w], b[w], c[w], d[w]);
+            eval_lut(t, a, b, c, d, out, W);
             if (with_taint) {
                 u64* tout = tat(p.op_out[o]);
                 for (int w = 0; w < W; w++) {
