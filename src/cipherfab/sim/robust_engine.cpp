@@ -294,6 +294,14 @@ void g_test(const double* fixed, const double* random, int n, double& g, int& df
     ml = df ? chi2_mlog10_sf(g, df) : 0.0;
 }
 
+// byte i of spread[x] is bit i of x: eight simulations' bits, one a byte
+struct Spread {
+    u64 v[256];
+    Spread() { for (int x = 0; x < 256; x++) { v[x] = 0; for (int i = 0; i < 8; i++) v[x] |= (u64)((x >> i) & 1) << (8 * i); } }
+};
+const Spread SPREAD;
+
+// A test's counts, value-major: table[2 v] the fixed group's, table[2 v + 1] the random one's.
 void count(const RobustTests& T, int t, Sim& s, const std::vector<u64>& prev, const std::vector<int>& obs_slot,
            uint32_t* table) {
     int k = T.k[t], W = s.W;
@@ -302,8 +310,6 @@ void count(const RobustTests& T, int t, Sim& s, const std::vector<u64>& prev, co
         int net = T.bit_net[T.first[t] + j];
         bits[j] = T.bit_prev[T.first[t] + j] ? &prev[(size_t)obs_slot[net] * W] : s.at(net);
     }
-    uint32_t* fx = table;
-    uint32_t* rnd = table + ((size_t)1 << k);
     if (k <= 5) {                                      // each value's simulations as a word
         u64 m[32];
         for (int w = 0; w < W; w++) {
@@ -317,19 +323,25 @@ void count(const RobustTests& T, int t, Sim& s, const std::vector<u64>& prev, co
             u64 g = s.group[w];
             for (int v = 0; v < n; v++) {
                 int all = __builtin_popcountll(m[v]), f = __builtin_popcountll(m[v] & g);
-                fx[v] += f; rnd[v] += all - f;
+                table[2 * v] += f; table[2 * v + 1] += all - f;
             }
         }
         return;
     }
     for (int w = 0; w < W; w++) {                      // each simulation's value as an index
-        uint32_t idx[64] = {0};
+        u64 lo[8] = {0}, hi[8] = {0};                  // byte i of lo[q]: simulation 8 q + i
         for (int j = 0; j < k; j++) {
             u64 b = bits[j][w];
-            for (int i = 0; i < 64; i++) idx[i] |= (uint32_t)((b >> i) & 1) << j;
+            u64* acc = j < 8 ? lo : hi;
+            int sh = j & 7;
+            for (int q = 0; q < 8; q++) acc[q] |= SPREAD.v[(b >> (8 * q)) & 0xFF] << sh;
         }
-        u64 g = s.group[w];
-        for (int i = 0; i < 64; i++) ((g >> i) & 1 ? fx : rnd)[idx[i]]++;
+        u64 ng = ~s.group[w];                          // 0: the fixed group
+        for (int q = 0; q < 8; q++)
+            for (int i = 0; i < 8; i++) {
+                uint32_t idx = (uint32_t)((lo[q] >> (8 * i)) & 0xFF) | (uint32_t)((hi[q] >> (8 * i)) & 0xFF) << 8;
+                table[2 * idx + ((ng >> (8 * q + i)) & 1)]++;
+            }
     }
 }
 
@@ -429,7 +441,7 @@ int robust_run(const RobustProgram* p, RobustTests* T) {
             int n = 1 << T->k[t];
             for (int v = 0; v < n; v++) {
                 double a = 0, b = 0;
-                for (int th = 0; th < threads; th++) { a += tables[th][offset[t] + v]; b += tables[th][offset[t] + n + v]; }
+                for (int th = 0; th < threads; th++) { a += tables[th][offset[t] + 2 * v]; b += tables[th][offset[t] + 2 * v + 1]; }
                 f[v] = a; r[v] = b;
             }
             double g; int df; double ml;

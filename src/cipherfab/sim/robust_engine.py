@@ -300,6 +300,6 @@ class Engine:
             raise CipherfabError(f"robust engine: {T.error.decode()}")
         out = {"mlog10p": ml, "g": g, "df": df}
         if tables:
-            out["tables"] = [tab[o:o + (2 << int(kk))].reshape(2, -1) for o, kk in
+            out["tables"] = [tab[o:o + (2 << int(kk))].reshape(-1, 2).T for o, kk in
                              zip(np.concatenate([[0], np.cumsum([2 << int(x) for x in k])[:-1]]).astype(int), k)]
         return out
