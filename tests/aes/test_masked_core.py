@@ -64,8 +64,10 @@ def run(dut, seed: int, jobs, after_key=None):
     return seen
 
 
-def test_masked_core_encrypts_at_its_declared_timing():
-    dut = MaskedAES(prng="on")
+@pytest.mark.parametrize("prng", ["on", "off"])
+def test_masked_core_encrypts_at_its_declared_timing(prng):
+    """prng off (the test mode without randomness) keeps the seed port and its wait."""
+    dut = MaskedAES(prng=prng)
     rng = random.Random(20)
     jobs = [(FIPS_KEY, FIPS_PT), (rng.randbytes(16), rng.randbytes(16))]
     seen = run(dut, rng.getrandbits(160), jobs)
