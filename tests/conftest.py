@@ -23,18 +23,29 @@ import cipherfab.ciphers  # noqa: E402
 from cipherfab import registry  # noqa: E402
 
 TOYS = Path(__file__).parent / "registry" / "toyciphers"
+SEED_TOYS = Path(__file__).parent / "registry" / "seedtoys"
+
+
+def _with_toys(monkeypatch, folder: Path, name: str):
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setattr(cipherfab.ciphers, "__path__", [*cipherfab.ciphers.__path__, str(folder)])
+    registry.ciphers.cache_clear()
+    yield registry.ciphers()
+    registry.ciphers.cache_clear()
+    for mod in [m for m in sys.modules if m.startswith((name, f"cipherfab.ciphers.{name}"))]:
+        del sys.modules[mod]
 
 
 @pytest.fixture
 def toy_registry(monkeypatch):
     """The registry with the toy cipher package of tests/registry/toyciphers added."""
-    monkeypatch.syspath_prepend(str(TOYS))
-    monkeypatch.setattr(cipherfab.ciphers, "__path__", [*cipherfab.ciphers.__path__, str(TOYS)])
-    registry.ciphers.cache_clear()
-    yield registry.ciphers()
-    registry.ciphers.cache_clear()
-    for name in [m for m in sys.modules if m.startswith(("toyxor", "cipherfab.ciphers.toyxor"))]:
-        del sys.modules[name]
+    yield from _with_toys(monkeypatch, TOYS, "toyxor")
+
+
+@pytest.fixture
+def seed_registry(monkeypatch):
+    """The registry with tests/registry/seedtoys added: toyseed, a core with a seed port."""
+    yield from _with_toys(monkeypatch, SEED_TOYS, "toyseed")
 
 
 @pytest.fixture

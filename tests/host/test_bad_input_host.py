@@ -78,6 +78,8 @@ CASES = [
     (encrypt(key="000"), "--key '000': an odd number of hex digits"),
     (encrypt(key="zz" * 16), "'z' is not a hex digit; a 128-bit key is 32 hex digits"),
     (encrypt(key="00 11"), "' ' is not a hex digit"),
+    # --seed-hex: only for a core with a seed port (SEED_CASES below: one that has one)
+    (encrypt("--seed-hex", "00" * 20), "--seed-hex: aes_iterative_128_encrypt_lut has no seed port (it takes no seed)"),
     (encrypt(key=K + K), "--key has 64 hex digits, a 256-bit key; aes_iterative_128_encrypt_lut takes "
                          "128-bit keys (32 digits): add --key-bits 256"),
     (encrypt(key=K[:16], cipher="tdes", iv=IV[:16]), "takes 192-bit keys (48 digits): add --key-bits 64"),
@@ -184,6 +186,26 @@ def test_bad_input_is_one_line(files, capsys, argv, needle):
     assert needle.format(**files) in lines[0]
     after = sorted(p.name for p in Path(files["tmp"]).iterdir())
     assert after == before                        # no output, no temporary file left
+
+
+SEED = ["--cipher", "toyseed", "--depth", "16"]
+SEED_CASES = [    # toyseed (tests/registry/seedtoys) takes a 160-bit seed
+    (encrypt("--seed-hex", "00" * 19, *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None),
+     "--seed-hex '" + "00" * 19 + "': 38 hex digits; toyseed_masked_3_right_nothing takes a 160-bit seed, 40 hex digits"),
+    (encrypt("--seed-hex", "00" * 21, *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None), "42 hex digits; "),
+    (encrypt("--seed-hex", "zz" * 20, *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None),
+     "'z' is not a hex digit; toyseed_masked_3_right_nothing takes a 160-bit seed"),
+    (encrypt("--seed-hex", "0" * 39, *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None), "an odd number of hex digits"),
+    (encrypt("--seed-hex", "", *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None), "--seed-hex '': empty;"),
+    (encrypt("--seed-hex", "0x" + "00" * 19, *SEED, cipher=None, key="00" * 8, mode="ecb", iv=None),
+     "'x' is not a hex digit"),
+]
+
+
+@pytest.mark.usefixtures("seed_registry")
+@pytest.mark.parametrize("argv,needle", SEED_CASES, ids=[n[:60] for _, n in SEED_CASES])
+def test_bad_seeds_are_one_line(files, capsys, argv, needle):
+    test_bad_input_is_one_line(files, capsys, argv, needle)
 
 
 def test_the_table_is_large_enough():

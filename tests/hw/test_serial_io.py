@@ -100,3 +100,43 @@ def test_refuses_ragged_words_and_two_cores():
         SerialIO(info_for("stream"), top="x", width=7)
     with pytest.raises(ValueError, match="top-module name or the core"):
         SerialIO(info_for("stream"), top="x", core=XorCore("stream"))
+
+
+@pytest.mark.usefixtures("seed_registry")
+def test_a_seed_is_shifted_in_before_the_key():
+    """A core with a seed port (toyseed, tests/registry/seedtoys, whose results show the seed's
+    first 8 bytes): rx_seed words fill the seed register, offered to its seed port."""
+    from toyseed.hw import Masked
+    core = Masked(warmup=3, shows="seed")
+    dut = SerialIO(core.info, core=core)
+    seed, key, blocks = bytes(range(7, 27)), bytes(range(8)), [bytes(range(i, i + 8)) for i in (40, 80)]
+    words = [(b, 0, 1) for b in seed] + [(b, 1, 0) for b in key] + [(b, 0, 0) for blk in blocks for b in blk]
+    out = []
+
+    async def bench(ctx):
+        i = 0
+        for _ in range(400):
+            ctx.set(dut.rx.valid, i < len(words))
+            if i < len(words):
+                ctx.set(dut.rx.payload.data, words[i][0])
+                ctx.set(dut.rx.payload.key, words[i][1])
+                ctx.set(dut.rx.payload.seed, words[i][2])
+            ctx.set(dut.tx.ready, 1)
+            await ctx.delay(1e-9)
+            i += bool(ctx.get(dut.rx.ready)) and i < len(words)
+            if ctx.get(dut.tx.valid):
+                out.append(ctx.get(dut.tx.payload))
+            await ctx.tick()
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    shown = [bytes(b ^ k ^ s for b, k, s in zip(blk, key, seed)) for blk in blocks]
+    assert bytes(out) == b"".join(shown)
+
+
+def test_no_seed_bit_without_a_seed_port():
+    dut = SerialIO(info_for("stream"), top="x")
+    dut._MustUse__used = True                              # only its ports were wanted
+    assert "seed" not in dut.rx.payload.shape().members

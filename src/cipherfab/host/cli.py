@@ -78,6 +78,9 @@ def register(subparsers) -> None:
         p.add_argument("--fmax", type=real_between(*FMAX_MHZ, "MHz"), metavar="MHZ",
                        help="the clock to turn cycles into time (default: assumed 100 MHz; "
                             "`cipherfab build` measures it)")
+        p.add_argument("--seed-hex", metavar="HEX",
+                       help="a core with an entropy input (seed port): the seed it takes after reset, "
+                            "seed bits / 4 hex digits, for a reproducible run (default: from os.urandom)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
         p.set_defaults(func=run, decrypt=command == "decrypt")
 
@@ -192,6 +195,20 @@ def _key(text: str, params, info) -> bytes:
     if info.key_interface == "none" and key.hex() != info.fixed_key.lower():
         raise CipherfabError(f"{params.top} is built for key {info.fixed_key}")
     return key
+
+
+def _entropy(text: str | None, params, info) -> bytes | None:
+    """``--seed-hex``: the seed of a core with a seed port, its size in hex (None: not given)."""
+    if text is None:
+        return None
+    if not info.seed_bits:
+        raise CipherfabError(f"--seed-hex: {params.top} has no seed port (it takes no seed)")
+    digits = 2 * -(-info.seed_bits // 8)
+    problem = _hex_problem(text) or (f"{len(text)} hex digits" if len(text) != digits else None)
+    if problem:
+        raise CipherfabError(f"--seed-hex {text!r}: {problem}; {params.top} takes a {info.seed_bits}-bit "
+                             f"seed, {digits} hex digits")
+    return bytes.fromhex(text)
 
 
 def _iv(args, params, info) -> bytes:
@@ -356,17 +373,18 @@ def run(args) -> int:
             _check_gcm_core(params, info)
         key = _key(key_hex, params, info)
         iv = _iv(args, params, info)
+        entropy = _entropy(args.seed_hex, params, info)
         bb = info.block_bits // 8
         raw = _read(source)
         data, padding = _message(args, raw, bb)
         if args.mode == "gcm":
             aad = _read(aad_file, "--aad") if aad_file else b""
-            acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax)
+            acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
             result, out = _gcm(args, params, acc, key, iv, aad, data, link)
             target.commit(out)
             _summary(args, params, result, len(raw), 0, aad=len(aad))
             return 0
-        acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax)
+        acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
         mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
                 ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
                 ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR}[args.mode, args.decrypt]

@@ -4,10 +4,16 @@ It generates the system around a core point (:class:`~cipherfab.hw.system.Accele
 compiles it with its C++ host side (:mod:`.model`), programs the registers as a driver
 would, streams a message through a link model in chunks, and returns the output with
 the cycle counts and where the time went.
+
+A core with an entropy input (``seed_bits``: a masked core's generators) takes nothing after
+reset until it has taken a seed: every time the driver opens the system it first sends one
+(:meth:`Accelerator.seed`), from ``os.urandom``, or the fixed ``entropy`` given for a
+reproducible run, then the key.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from ..errors import CipherfabError
@@ -62,19 +68,24 @@ class Accelerator:
     ``fmax_mhz`` (from a build record, or a stated assumption)."""
 
     def __init__(self, params: CoreParams, width: int | None = None, depth: int | None = None,
-                 fmax_mhz: float | None = None, fmax_source: str | None = None):
+                 fmax_mhz: float | None = None, fmax_source: str | None = None,
+                 entropy: bytes | None = None):
+        """``entropy``: the seed sent after every reset to a core with a seed port (its
+        ``seed_bits / 8`` bytes); None: a fresh one from ``os.urandom`` each time."""
         from ..generate import declaration
         from .system_cache import system_verilog
         if fmax_mhz is not None and fmax_problem(fmax_mhz):
             raise CipherfabError(f"fmax: {fmax_problem(fmax_mhz)}")
+        self.params, self.info, self.entropy = params, declaration(params), entropy
+        if entropy is not None:
+            self._check_seed(entropy)
         # the same file `generate --system` writes; width and depth checked before elaborating
         verilog, top, facts = system_verilog(params, width, depth)
-        width, depth = facts["axis_width"], facts["fifo_depth"]
-        self.params, self.info, self.width, self.depth = params, declaration(params), width, depth
+        self.width, self.depth = facts["axis_width"], facts["fifo_depth"]
         self.fmax_mhz = fmax_mhz or 100.0
         self.fmax_source = fmax_source or ("given with --fmax" if fmax_mhz else "an assumption: no --fmax given")
         self.ghash = facts.get("ghash")          # the GHASH style of its GCM, None: no GCM
-        self.model = SystemModel(verilog, top, width)
+        self.model = SystemModel(verilog, top, self.width)
 
     def run(self, key: bytes | None, mode: Mode, data: bytes, iv: bytes | None = None,
             link: str | Link = "axi-dma", progress=None, seed: int = 1) -> Run:
@@ -89,7 +100,7 @@ class Accelerator:
         if iv is not None and len(iv) != bb:            # the IV registers would take it cut or padded
             raise CipherfabError(f"the IV must be one block, {bb} bytes, not {len(iv)}")
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
-        with self.model.open(seed) as hw:
+        with self._open(seed) as hw:
             self._load_key(hw, key)
             iv = iv if iv is not None else bytes(bb)
             for i in range(0, bb, 4):
@@ -134,7 +145,7 @@ class Accelerator:
         stream = ((pad(iv) if len(iv) != 12 else b"") + pad(aad)
                   + (pad(data) + tag if decrypt else data))
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
-        with self.model.open(seed) as hw:
+        with self._open(seed) as hw:
             self._load_key(hw, key)
             if len(iv) == 12:
                 for i in range(0, 12, 4):
@@ -168,6 +179,41 @@ class Accelerator:
                    fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
                    core_cycles_per_block=info.cycles_per_block, block_bits=info.block_bits,
                    link=link, tag=got_tag, authentic=authentic)
+
+    @property
+    def seed_bytes(self) -> int:
+        """The bytes of the core's seed (0: it has no seed port)."""
+        return -(-self.info.seed_bits // 8)
+
+    def _check_seed(self, data: bytes) -> None:
+        if not self.info.seed_bits:
+            raise CipherfabError(f"{self.params.top} has no seed port: it takes no seed")
+        if len(data) != self.seed_bytes:
+            raise CipherfabError(f"the seed must be {self.seed_bytes} bytes, not {len(data)}")
+
+    def _open(self, seed: int):
+        """The system model, opened (out of reset) and, for a core with a seed port, seeded."""
+        hw = self.model.open(seed)
+        if self.info.seed_bits:
+            try:
+                self.seed(hw, self.entropy if self.entropy is not None else os.urandom(self.seed_bytes))
+            except BaseException:
+                hw.close()
+                raise
+        return hw
+
+    def seed(self, hw, data: bytes) -> None:
+        """Send ``data`` to the core's seed port through the SEED registers (word 0 its first
+        four bytes) and SEED_LOAD, and wait until the core took it (STATUS.seeded)."""
+        self._check_seed(data)
+        for i in range(0, len(data), 4):
+            hw.write(regs.SEED + i, int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big"))
+        hw.write(regs.SEED_LOAD, 1)
+        for _ in range(1000):
+            status = hw.read(regs.STATUS)
+            if status >> 9 & 1 and not status >> 8 & 1:      # seeded, nothing pending
+                return
+        raise misbehaved("the core never took the seed")
 
     def _load_key(self, hw, key: bytes | None) -> None:
         info = self.info

@@ -24,7 +24,7 @@ Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is
 in GCM, where :class:`~.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
 ``text_bytes``, ``iv_bytes``, ``tag_bytes``; ``ghash`` picks its GHASH style, "auto": the
 smallest that keeps up with the core, None: no GCM); ``start`` takes effect while the
-engine is idle.  Counters, cleared by ``start``:
+engine is idle; a core's ``seed`` stream (``seed_bits``) passes through.  Counters, cleared by ``start``:
 ``blocks_in`` (blocks into the core), ``blocks_out`` (blocks out of it),
 ``starved`` (clocks the engine could have taken a block but none was there from the input FIFO,
 while a message is open), ``blocked`` (clocks a result waited for room in the output FIFO).
@@ -85,6 +85,8 @@ class Accelerator(wiring.Component):
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
+        if info.seed_bits:                 # the core's entropy input, passed through
+            members["seed"] = In(stream.Signature(info.seed_bits))
         super().__init__(members)
 
     def elaborate(self, platform):
@@ -115,6 +117,8 @@ class Accelerator(wiring.Component):
         wiring.connect(m, axis_out.axis, wiring.flipped(self.m_axis))
         if "key" in self.signature.members:
             wiring.connect(m, wiring.flipped(self.key), engine.key)
+        if "seed" in self.signature.members:
+            wiring.connect(m, wiring.flipped(self.seed), engine.seed)
         m.d.comb += [
             self.mode_error.eq(engine.mode_error), self.axis_error.eq(axis_in.error),
             # AXI4-Stream -> input FIFO

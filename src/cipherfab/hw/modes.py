@@ -32,7 +32,8 @@ and come out with the block.
 A mode the core cannot run (a direction it does not have) raises ``mode_error`` and
 takes no block, rather than giving a wrong result.  Keys go to the core as its key
 interface wants: a key stream passes through; a per-block key (key-agile pipeline)
-is held and sent with every block; a key-specific core has no key port.
+is held and sent with every block; a key-specific core has no key port.  A core with an
+entropy input (``seed_bits``) has its ``seed`` stream passed through as ``seed``.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ class ModeEngine(wiring.Component):
         }
         if info.key_interface != "none":
             members["key"] = In(stream.Signature(info.key_bits))
+        if info.seed_bits:                 # the core's entropy input, passed through
+            members["seed"] = In(stream.Signature(info.seed_bits))
         super().__init__(members)
 
     def elaborate(self, platform):
@@ -124,6 +127,8 @@ class ModeEngine(wiring.Component):
             m.d.sync += [mode.eq(self.mode), chain.eq(self.iv), counter.eq(self.iv)]
 
         have_key = self._keys(m, core, idle)
+        if "seed" in self.signature.members:
+            wiring.connect(m, wiring.flipped(self.seed), core.seed)
         block, decrypt, _ = payload_parts(core)
         given = self.data_in.payload.data if side else self.data_in.payload
         x, pushed = Signal(n), Signal(n)

@@ -17,7 +17,10 @@ without it to the block register; ``rx_decrypt`` is taken with each block word
 (the last one counts) when the core has both directions.  A full block register
 is offered to the core's ``block_in``; a full key register to its ``key`` stream
 (``stream`` cores) or beside every block (``per_block`` cores: the key stays
-until a new one is shifted in).  Each result is shifted out of its own register.
+until a new one is shifted in).  A core with an entropy input (``seed_bits``) has one more
+input bit, ``rx_seed``: words with it high go to a seed register offered to the core's
+``seed`` stream (the host shifts a seed in after reset, before the key); around a core without
+one the wrapper is what it always was.  Each result is shifted out of its own register.
 The wrapper instantiates the core by its top-module name and its plain port
 names (``hw.export``), so external cores with a declared :class:`CoreInfo` fit
 the same way.  Blocks are never dropped, duplicated or reordered: each register
@@ -68,8 +71,9 @@ class SerialIO(wiring.Component):
         if (top is None) == (core is None):
             raise ValueError("give the core's top-module name or the core itself")
         self.info, self.top, self.width, self.core = info, top, width, core
+        fields = {"data": width, "key": 1, "decrypt": 1, **({"seed": 1} if info.seed_bits else {})}
         super().__init__({
-            "rx": In(stream.Signature(data.StructLayout({"data": width, "key": 1, "decrypt": 1}))),
+            "rx": In(stream.Signature(data.StructLayout(fields))),
             "tx": Out(stream.Signature(width)),
             "busy": Out(1),
         })
@@ -115,6 +119,17 @@ class SerialIO(wiring.Component):
             m.d.comb += [rx.ready.eq(~blk.full | blk.clear), block_valid.eq(blk.full)]
         m.d.comb += [blk.word.eq(rx.payload.data), blk.take.eq(rx.valid & rx.ready & ~word_to_key),
                      blk.clear.eq(block_valid & block_ready)]
+        if info.seed_bits:          # seed words: to their own register, offered to the seed port
+            m.submodules.seed = seed = WordBuffer(info.seed_bits, w)
+            seed_ready = Signal()
+            ports.update({"i_seed": seed.value[:info.seed_bits], "i_seed_valid": seed.full,
+                          "o_seed_ready": seed_ready})
+            m.d.comb += [seed.word.eq(rx.payload.data), seed.clear.eq(seed.full & seed_ready),
+                         seed.take.eq(rx.valid & rx.ready & rx.payload.seed)]
+            with m.If(rx.payload.seed):                 # not a key or block word
+                m.d.comb += [rx.ready.eq(~seed.full | seed.clear), blk.take.eq(0)]
+                if keyed:
+                    m.d.comb += key.take.eq(0)
         # result: shifted out of its own register
         words = info.block_bits // w
         shift, left = Signal(info.block_bits), Signal(range(words + 1))
@@ -142,6 +157,8 @@ def _connect(m: Module, core, ports: dict) -> None:
               "block_out_ready": core.block_out.ready, "busy": core.busy}
     if "key" in core.signature.members:
         target.update({"key": core.key.payload, "key_valid": core.key.valid, "key_ready": core.key.ready})
+    if "seed" in core.signature.members:
+        target.update({"seed": core.seed.payload, "seed_valid": core.seed.valid, "seed_ready": core.seed.ready})
     for name, sig in ports.items():
         port = name[2:]
         if port in ("clk", "rst"):

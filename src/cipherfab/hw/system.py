@@ -10,10 +10,13 @@ first four bytes)::
                           4 key_pending (a loaded key not yet taken by the core),
                           5 tag_match, 6 tag_mismatch (GCM decrypt: the verdict on the
                           received tag; both 0 until it is known), 7 gcm_error (GCM
-                          lengths that cannot be: TAG_BYTES not 4, 8, 12..16, IV_BYTES 0)
+                          lengths that cannot be: TAG_BYTES not 4, 8, 12..16, IV_BYTES 0);
+                          with a seed port: 8 seed_pending (a loaded seed not yet taken),
+                          9 seeded (the core took a seed since reset or clear)
     0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 22:16 modes the system
                           runs (bit = Mode value; 5 and 6: GCM), 25:24 key interface
-                          (0 none, 1 stream, 2 per block)
+                          (0 none, 1 stream, 2 per block), 26 the core needs a seed,
+                          30:27 its words (SEED[0..n-1])
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -21,6 +24,7 @@ first four bytes)::
     0x20-0x3C KEY[0..7]   W   the key, word 0 first (reads return 0); write while
                           STATUS.key_pending is 0 (a pending key is being offered)
     0x40  KEY_LOAD    W   any write: offer the key to the core
+    0x44  SEED_LOAD   W   with a seed port: any write offers the seed to the core
     0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0); GCM with a
                           12-byte IV: its bytes in IV[0..2]
     0x60  AAD_BYTES   RW  GCM: bytes of AAD on the stream (after the IV, if any)
@@ -30,6 +34,8 @@ first four bytes)::
     0x6C  TAG_BYTES   RW  GCM: the tag's length, 4, 8 or 12..16 (reset 16)
     0x70-0x7C TAG[0..3]   R   GCM encrypt: the tag, word 0 first (0 until the message
                           ends, when decrypting, and after the next start)
+    0x80-0x9C SEED[0..7]  W   with a seed port: the seed, word 0 first (its top bits;
+                          reads return 0); write while STATUS.seed_pending is 0
 
 GCM (:mod:`.gcm`): the lengths are set before ``start``.  The input stream holds the IV
 (when IV_BYTES is not 12), the AAD, the text and, decrypting, the tag: each padded with
@@ -44,6 +50,14 @@ so clear and reset then load the all-zero key (``key_pending`` rises): the core 
 it over every round key it kept; STATUS.idle rises when that is done.
 ``m_axis_tdata``/``tkeep``/``tlast`` are zero whenever ``tvalid`` is low (no stale block
 shows on the port).
+
+Entropy (a core that declares ``seed_bits``: a masked core's generators): after reset and
+after ``clear`` the core takes no key and no block until it has taken a seed, so the host
+writes SEED and SEED_LOAD first (STATUS.seeded rises), then the key, which the core takes once
+its generators are warm (``key_pending`` falls).  ``clear`` zeroizes the seed registers and
+lowers ``seeded``: a clear needs a fresh seed, never the last one again.  A later seed reseeds
+the core between messages.  Around a core without a seed port none of this exists: the
+Verilog is the same as before the seed registers were added.
 
 """
 
@@ -61,6 +75,7 @@ from .modes import Mode, modes_of
 CTRL, STATUS, INFO = 0x00, 0x04, 0x08
 BLOCKS_IN, BLOCKS_OUT, STARVED, BLOCKED = 0x10, 0x14, 0x18, 0x1C
 KEY, KEY_LOAD, IV = 0x20, 0x40, 0x50
+SEED_LOAD, SEED = 0x44, 0x80
 AAD_BYTES, TEXT_BYTES, IV_BYTES, TAG_BYTES, TAG = 0x60, 0x64, 0x68, 0x6C, 0x70
 KEY_INTERFACE_CODE = {"none": 0, "stream": 1, "per_block": 2}
 ADDR_BITS = 8
@@ -72,10 +87,16 @@ def system_top(core_top: str, width: int, depth: int) -> str:
     return f"cf_system_{core_top}_axis{width}_fifo{depth}"
 
 
+def seed_words(info) -> int:
+    """The SEED registers a core's seed takes (0: no seed port)."""
+    return -(-info.seed_bits // 32)
+
+
 def info_word(info, gcm: bool = True) -> int:
     modes = sum(1 << m.value for m in modes_of(info, gcm))
     return (info.block_bits // 8 | (info.key_bits // 8) << 8 | modes << 16
-            | KEY_INTERFACE_CODE[info.key_interface] << 24)
+            | KEY_INTERFACE_CODE[info.key_interface] << 24
+            | (1 << 26 | seed_words(info) << 27 if info.seed_bits else 0))
 
 
 class AcceleratorSystem(wiring.Component):
@@ -90,8 +111,8 @@ class AcceleratorSystem(wiring.Component):
         self.accelerator = Accelerator(core, width=width, depth=depth, ghash=ghash)
         acc = self.accelerator
         self.info = acc.info
-        if self.info.key_bits > 256 or self.info.block_bits > 128:
-            raise ValueError("the register map holds keys up to 256 bits and blocks up to 128")
+        if self.info.key_bits > 256 or self.info.block_bits > 128 or self.info.seed_bits > 256:
+            raise ValueError("the register map holds keys and seeds up to 256 bits and blocks up to 128")
         super().__init__({
             "s_axis": In(axis_signature(width)), "m_axis": Out(axis_signature(width)),
             "ctrl": Out(wiring.Signature(axil_members(ADDR_BITS))),
@@ -102,6 +123,9 @@ class AcceleratorSystem(wiring.Component):
         # after reset the all-zero key is pending: the core expands it over whatever round
         # keys it kept (a RAM is not cleared by reset)
         self.key_pending = Signal(init=1)
+        #: with a seed port: the seed registers, a loaded seed not yet taken, a seed taken
+        self.seed_words = [Signal(32, name=f"seed{i}") for i in range(seed_words(self.info))]
+        self.seed_pending, self.seeded = Signal(), Signal()
 
     def elaborate(self, platform):
         m = Module()
@@ -153,6 +177,8 @@ class AcceleratorSystem(wiring.Component):
 
         status = Cat(a.idle, a.mode_error, a.axis_error, a.length_error, key_pending,
                      a.tag_match, a.tag_mismatch, a.gcm_error)
+        if "seed" in a.signature.members:
+            status = Cat(status, self._seed(m, axil, clear))
         reads = {STATUS: status, INFO: info_word(info, a.ghash is not None), BLOCKS_IN: a.blocks_in,
                  BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked, **lengths}
         if "tag" in a.signature.members and info.block_bits == 128:
@@ -161,6 +187,24 @@ class AcceleratorSystem(wiring.Component):
             for where, value in reads.items():
                 with m.Case(where):
                     m.d.comb += axil.r_data.eq(value)
-            with m.Default():                               # CTRL, KEY, IV: write-only
+            with m.Default():                               # CTRL, KEY, IV, SEED: write-only
                 m.d.comb += axil.r_data.eq(0)
         return m
+
+    def _seed(self, m, axil, clear):
+        """The seed registers and SEED_LOAD to the core's seed stream; STATUS bits 8 and 9."""
+        a, words, pending, seeded = self.accelerator, self.seed_words, self.seed_pending, self.seeded
+        m.d.comb += [a.seed.payload.eq(Cat(*reversed(words))[32 * len(words) - self.info.seed_bits:]),
+                     a.seed.valid.eq(pending)]
+        with m.If(a.seed.valid & a.seed.ready):
+            m.d.sync += [pending.eq(0), seeded.eq(1)]
+        addr = axil.w_addr * 4
+        with m.If(axil.w_en):
+            with m.If(addr == SEED_LOAD):
+                m.d.sync += pending.eq(1)
+            for i, w in enumerate(words):
+                with m.If(addr == SEED + 4 * i):
+                    m.d.sync += w.eq(axil.w_data)
+        with m.If(clear):      # a clear resets the core: it needs a fresh seed
+            m.d.sync += [*(w.eq(0) for w in words), pending.eq(0), seeded.eq(0)]
+        return Cat(pending, seeded)

@@ -301,6 +301,8 @@ def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> lis
     key clock at the engine's key period, its key loaded twice (the first key after a
     reset may wait for the key domain to leave reset); at a period other than 1 its key
     setup is checked against the bound its declaration gives (:func:`key_setup_bounds`).
+    A core with a seed port is seeded after the reset with its first key (or block) offered at
+    once: the cycles from the seed's handshake to that key's are its seed setup.
     """
     info, rng, problems = engine.info, random.Random(seed), []
     key_period = engine.clock_options.get("key_period", 1.0)
@@ -338,6 +340,10 @@ def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> lis
                 if not all(lo <= x <= hi for x in setup):
                     want = f"{info.key_setup_cycles}" if lo == hi else f"{lo:g}..{hi:g} at key period {key_period:g}"
                     problems.append(f"{what}: key setup {sorted(setup)}, declared {want}")
+            if info.seed_bits:           # the seed after the reset, then the key (or block) at once
+                seeded = set(int(x) for x in r.seed_setup_cycles if x >= 0)
+                if seeded != {info.seed_setup_cycles}:
+                    problems.append(f"{what}: seed setup {sorted(seeded)}, declared {info.seed_setup_cycles}")
             if not feedback and r.max_outstanding != math.ceil(info.latency / info.cycles_per_block):
                 problems.append(f"{what}: {r.max_outstanding} blocks outstanding at most, expected "
                                 f"ceil(latency / cycles per block) = "

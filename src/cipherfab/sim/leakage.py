@@ -15,7 +15,10 @@ central moments in C++ (``leakage_harness.cpp``), one process per ``jobs``, no t
 The test: two groups of traces under one key, the fixed plaintext and random plaintexts (or a
 second fixed one), interleaved at random.  The window ends before the clock edge that writes
 the result into the output register: the ciphertext is public, and a fixed plaintext's
-ciphertext is always told apart from random ones.  Order 1 compares the groups' means at each clock, order 2 the means
+ciphertext is always told apart from random ones.  Each piece of traces starts the core's
+generators from a state of its own: a core with a seed port takes a seed drawn from the piece's
+random stream after reset, as a device reseeds, then the key; a core without one first takes a
+key drawn from that stream (see leakage_harness.cpp).  Order 1 compares the groups' means at each clock, order 2 the means
 of the squared centred samples (univariate second order); ``|t| > 4.5`` at any clock fails.
 """
 
@@ -99,7 +102,8 @@ class LeakageModel:
         if not (self.registers or probe_bits):
             raise CipherfabError(f"{top}: no registers found in its Verilog")
         cflags = [*CXX_FLAGS, f"-DKEY_BITS={info.key_bits}", f"-DBLOCK_BITS={info.block_bits}",
-                  *([f"-DPROBE_BITS={probe_bits}"] if probe_bits else [])]
+                  *([f"-DPROBE_BITS={probe_bits}"] if probe_bits else []),
+                  *([f"-DSEED_BITS={info.seed_bits}"] if info.seed_bits else [])]
         vlt = config(self.registers) if self.registers else "`verilator_config\n"
         digest = hashlib.sha256("\0".join([text, top, vlt, HARNESS.read_text(), *cflags]).encode()).hexdigest()[:32]
         cache = Path(cache_dir) if cache_dir else cache_dir_default()

@@ -2,9 +2,11 @@
 // (see cipherfab/sim/leakage.py).  Built with a Verilator config that makes the core's
 // registers public (public_flat_rd), or, with PROBE_BITS defined, from a synthesized netlist
 // whose cf_probe output port carries every cell output; the model class is Vcore.  KEY_BITS, BLOCK_BITS come
-// from -D flags; the core has a key stream (key, key_valid, key_ready).
+// from -D flags; the core has a key stream (key, key_valid, key_ready), and with SEED_BITS > 0
+// an entropy input (seed, seed_valid, seed_ready) that must take a seed after reset.
 //
-// One exported function, cf_leak(): load the key once, run WARMUP encryptions, then for each trace offer a block
+// One exported function, cf_leak(): seed the core (a core with a seed port: a seed drawn from
+// the run's random stream; a core without: a first key drawn from it), load the key, run WARMUP encryptions, then for each trace offer a block
 // (the fixed one, or a random one or a second fixed one; the group drawn at random), and from the clock its
 // handshake happens sample `window` clocks: each sample is the Hamming distance of every
 // public register between the clock edges before and after it (what the flip-flops
@@ -36,6 +38,9 @@ namespace {
 constexpr int KEY_BYTES = KEY_BITS / 8;
 constexpr int64_t WARMUP = 2;     // encryptions after the key that are not traces
 constexpr int BLOCK_BYTES = BLOCK_BITS / 8;
+#ifndef SEED_BITS
+#define SEED_BITS 0
+#endif
 
 template <typename T> void put(T& port, const uint8_t* b, int n) {
     T v = 0;
@@ -170,14 +175,19 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
         m->key_valid = 0;
         m->block_in_valid = 0;
         m->block_out_ready = 1;
+#if SEED_BITS
+        m->seed_valid = 0;
+#endif
         m->rst = 1;
         for (int i = 0; i < 4; ++i) { settle(); tick(); }
         m->rst = 0;
-        // First a key drawn from this run's seed, then the trace key: a core whose random
-        // generators are reseeded through its key port (the masked one) starts each run from
-        // its own state, as a device must (seeded from entropy); runs restarting one state
-        // would reuse one mask sequence, trace for trace, and show first-order leakage that
-        // is the harness's, not the core's.  A core without generators just takes two keys.
+        // Each run (a piece of traces) starts its core's random generators from a state of its
+        // own, as a device must (seeded from entropy); runs restarting one state would reuse one
+        // mask sequence, trace for trace, and show first-order leakage that is the harness's,
+        // not the core's.  A core with a seed port takes a seed drawn from this run's stream,
+        // then the trace key, as a device reseeds after reset.  A core without one takes a key
+        // drawn from that stream first (a core whose generators are reseeded through its key
+        // port moves away from its reset state; one without generators just takes two keys).
         auto load_key = [&](const uint8_t* key) {
             put(m->key, key, KEY_BYTES);
             m->key_valid = 1;
@@ -190,9 +200,24 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
             }
             m->key_valid = 0;
         };
+#if SEED_BITS
+        uint8_t seed[(SEED_BITS + 7) / 8];
+        for (auto& b : seed) b = (uint8_t)rng();
+        put(m->seed, seed, (int)sizeof seed);
+        m->seed_valid = 1;
+        for (int64_t guard = 0;; ++guard) {
+            settle();
+            bool hs = m->seed_ready;
+            tick();
+            if (hs) break;
+            if (guard > 100000) throw std::runtime_error("the core never took the seed");
+        }
+        m->seed_valid = 0;
+#else
         uint8_t start_key[KEY_BYTES];
         for (int i = 0; i < KEY_BYTES; ++i) start_key[i] = (uint8_t)rng();
         load_key(start_key);
+#endif
         load_key(r->key);
 
         const int64_t W = r->window;

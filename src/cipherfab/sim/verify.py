@@ -98,8 +98,9 @@ def verify_point(params: CoreParams, root: Path, random_blocks: int, seed: int) 
     seconds = time.perf_counter() - t0
     line = (f"{'ok  ' if ok else 'FAIL'} {params.top}: KAT {kat_pass} passed, {kat_fail} failed; "
             f"random {r.blocks - r.mismatches} passed, {r.mismatches} failed; timing "
-            + ("exact (latency {0}, {1}/{2} cycles per block, key setup {3})".format(
-                i.latency, i.cycles_per_block, i.cycles_per_block_feedback, i.key_setup_cycles)
+            + ("exact (latency {0}, {1}/{2} cycles per block, key setup {3}{4})".format(
+                i.latency, i.cycles_per_block, i.cycles_per_block_feedback, i.key_setup_cycles,
+                f", seed setup {i.seed_setup_cycles}" if i.seed_bits else "")
                if not timing else "; ".join(timing))
             + (f"; key_clk at {', '.join(f'{kp:g}' for kp in KEY_CLOCK_PERIODS)} clk periods: "
                "right, key setup within its bounds" if engine.clock_options and not timing else "")

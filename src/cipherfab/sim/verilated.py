@@ -10,6 +10,13 @@ output is "seen at cycle c" when ``block_out_valid`` is high just before edge
 ``c``.  So a core whose output register is written by the accepting edge has
 latency 1.  Registers start random (``--x-initial unique`` with random reset
 values), so only the core's reset makes it well defined.
+
+A core with an entropy input (``CoreInfo.seed_bits``: a ``seed`` stream port) is seeded after
+every reset before anything else is taken: one seed offered at once and held until taken, its
+bytes given (``seeds``) or drawn from the run's ``seed`` (splitmix64 of ``seed ^ SEED_SALT``,
+see verilated_harness.cpp), so a run is reproducible.  A key or block taken before that seed is
+a protocol violation; :attr:`RunResult.seed_setup_cycles` holds, per seed, the cycles from its
+handshake to the next key or block handshake (what ``seed_setup_cycles`` declares).
 """
 
 from __future__ import annotations
@@ -123,6 +130,7 @@ class _Run(ctypes.Structure):
         ("output_index", _p), ("reset_info", _p), ("max_outstanding", ctypes.c_int64),
         ("n_out", ctypes.c_int64), ("cycles", ctypes.c_int64), ("hang", ctypes.c_int32),
         ("failed", ctypes.c_int32), ("error", ctypes.c_char * 512), ("key_period", ctypes.c_double),
+        ("seeds", _p), ("seed_setup", _p), ("n_seeds", ctypes.c_int64),
     ]
 
 
@@ -160,6 +168,7 @@ class RunResult:
     output_cycle: np.ndarray  # per block op: first cycle its output was valid, -1 = none/lost
     output_index: np.ndarray  # per block op: index into outputs, -1 = none/lost
     key_to_block_cycles: np.ndarray  # per key op directly followed by a block op
+    seed_setup_cycles: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # per seed taken
     max_outstanding: int = 0  # most blocks accepted and not yet delivered at once
     resets: list[ResetInfo] = field(default_factory=list)
     hang: bool = False
@@ -191,7 +200,8 @@ class VerilatedCore:
 
     def __init__(self, verilog: str | Path, top: str, key_bits: int, block_bits: int = 128,
                  has_decrypt_flag: bool = False, key_interface: str = "stream",
-                 cache_dir: str | Path | None = None, key_clock: bool = False, lint_waivers=None):
+                 cache_dir: str | Path | None = None, key_clock: bool = False, lint_waivers=None,
+                 seed_bits: int = 0):
         """``lint_waivers``: ``verilog`` is exported Verilog before its lint waivers are placed;
         Verilator places them (codes given) in the run that builds the model, and
         :attr:`verilog` is the waived text (what ``generate`` writes)."""
@@ -209,9 +219,12 @@ class VerilatedCore:
         self.key_bytes, self.block_bytes = key_bits // 8, block_bits // 8
         self.has_decrypt_flag, self.key_interface = has_decrypt_flag, key_interface
         self.key_clock = key_clock
+        if not 0 <= seed_bits <= 1024:
+            raise CipherfabError(f"unsupported seed width: {seed_bits} bits")
+        self.seed_bits, self.seed_bytes = seed_bits, (seed_bits + 7) // 8
         defines = [f"-DKEY_BITS={key_bits}", f"-DBLOCK_BITS={block_bits}",
                    f"-DHAS_DECRYPT={int(has_decrypt_flag)}", f"-DKEY_MODE={KEY_MODES[key_interface]}",
-                   f"-DKEY_CLOCK={int(key_clock)}"]
+                   f"-DKEY_CLOCK={int(key_clock)}", *([f"-DSEED_BITS={seed_bits}"] if seed_bits else [])]
         self._cflags = CXX_FLAGS + defines
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
         if lint_waivers is not None:     # the waived text of this raw text, if built before
@@ -246,7 +259,8 @@ class VerilatedCore:
                                  f"{', '.join(c + '_clk' for c in unknown)}")
         return cls(verilog, top, key_bits=info.key_bits or 8, block_bits=info.block_bits,
                    has_decrypt_flag=info.direction_input, key_interface=info.key_interface,
-                   cache_dir=cache_dir, key_clock="key" in info.clocks, lint_waivers=lint_waivers)
+                   cache_dir=cache_dir, key_clock="key" in info.clocks, lint_waivers=lint_waivers,
+                   seed_bits=info.seed_bits)
 
     def _digest(self, verilog: str) -> str:
         return library_digest(verilog, self.top, HARNESS, self._cflags, cse=True)
@@ -332,14 +346,16 @@ class VerilatedCore:
     def run_packed(self, kind: np.ndarray, arg: np.ndarray, keys: bytes, blocks: bytes, *,
                    seed: int = 0, in_valid_prob: float = 1.0, out_ready_prob: float = 1.0,
                    pair_prob: float = 0.5, reset_cycles: int | None = None,
-                   timeout: int = 10000, key_period: float = 1.0) -> RunResult:
+                   timeout: int = 10000, key_period: float = 1.0, seeds: bytes | None = None) -> RunResult:
         """Run pre-packed ops: ``kind`` (uint8: 0 key, 1 encrypt block, 2 decrypt
         block, 3 reset), ``arg`` (int64: delay cycles of resets), key and block
         bytes concatenated in op order (``kind`` may carry OP_FEEDBACK on block ops).
         ``pair_prob`` is the chance that a block following a key is offered in the
         same cycle as the key.  ``reset_cycles`` (default 2) is the initial reset;
         ``timeout`` the cycles without progress that count as a hang.  ``key_period`` is the
-        key_clk period in clk periods, for a core with a key clock (0.05 to 20)."""
+        key_clk period in clk periods, for a core with a key clock (0.05 to 20).  ``seeds``: for a
+        core with a seed port, the seed after the first reset and after each reset op, joined
+        (None: drawn from ``seed``)."""
         kind = np.ascontiguousarray(kind, np.uint8)
         base = kind & 0x0F
         arg = np.ascontiguousarray(arg, np.int64)
@@ -361,6 +377,11 @@ class VerilatedCore:
             raise CipherfabError(f"key clock period {key_period} clk periods: must lie in 0.05 to 20")
         if key_period != 1.0 and not self.key_clock:
             raise CipherfabError(f"{self.top} has no key clock: a key clock period does not apply")
+        if seeds is not None and (not self.seed_bits or len(seeds) != (n_resets + 1) * self.seed_bytes):
+            raise CipherfabError(f"{self.top}: " + (f"one {self.seed_bytes}-byte seed per reset, the first "
+                                 f"included ({n_resets + 1})" if self.seed_bits else "no seed port: no seeds"))
+        seeds_a = np.frombuffer(seeds, np.uint8) if seeds else None
+        seed_setup = np.full(n_resets + 1, -1, np.int64)
         keys_a = np.frombuffer(keys, np.uint8) if keys else np.zeros(1, np.uint8)
         blocks_a = np.frombuffer(blocks, np.uint8) if blocks else np.zeros(1, np.uint8)
         out = np.empty(max(n_blocks, 1) * self.block_bytes, np.uint8)
@@ -374,7 +395,8 @@ class VerilatedCore:
                  reset_cycles=2 if reset_cycles is None else reset_cycles, timeout=timeout,
                  out=ptr(out), op_cycle=ptr(op_cycle), accept_cycle=ptr(per_block[0]),
                  output_cycle=ptr(per_block[1]), output_index=ptr(per_block[2]),
-                 reset_info=ptr(reset_info), key_period=key_period)
+                 reset_info=ptr(reset_info), key_period=key_period,
+                 seeds=None if seeds_a is None else ptr(seeds_a), seed_setup=ptr(seed_setup))
         self._lib.cf_run(ctypes.byref(r))
         accept, output, index = (a[:n_blocks] for a in per_block)
 
@@ -388,6 +410,7 @@ class VerilatedCore:
         return RunResult(out=out[: r.n_out * self.block_bytes].tobytes(), block_bytes=self.block_bytes,
                          cycles=r.cycles, op_cycle=op_cycle, accept_cycle=accept, output_cycle=output,
                          output_index=index, key_to_block_cycles=key_to_block, resets=resets,
+                         seed_setup_cycles=seed_setup[:r.n_seeds],
                          max_outstanding=int(r.max_outstanding),
                          hang=bool(r.hang), error=r.error.decode(errors="replace") if r.failed else None)
 
@@ -445,7 +468,7 @@ def _make_vars(opt: dict[str, str]) -> list[str]:
 
 #: the point's own -D defines (the harness's); everything else in the flags is the same for
 #: every model, and so is what the runtime and the precompiled header see
-_POINT_DEFINES = re.compile(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH)=")
+_POINT_DEFINES = re.compile(r"-D(KEY_BITS|BLOCK_BITS|HAS_DECRYPT|KEY_MODE|KEY_CLOCK|WIDTH|SEED_BITS)=")
 
 
 def _shared_digest(cflags: list[str], opt: dict[str, str]) -> str:

@@ -6,6 +6,12 @@
 // (block_in_key).  KEY_CLOCK=1: the core has a second clock, key_clk, for its key
 // schedule (CoreInfo.clocks == ("key",)), run at key_period sync periods, its
 // rising edges at 0.5, 1.5, ... key periods (sync edge n at time n).
+// SEED_BITS > 0: the core has an entropy input (seed, seed_valid, seed_ready; CoreInfo.seed_bits).
+// After every reset (the first and each reset op) one seed is offered at once and held until
+// taken; no key or block may be taken before it.  Its bytes are the caller's (CfRun.seeds, one
+// per reset in order) or drawn from splitmix64 seeded with the run's seed ^ SEED_SALT, 8 bytes a
+// draw, so a run is reproducible.  cf_run reports, per seed, the cycles from its handshake to the
+// next key or block handshake (the declared seed_setup_cycles when that was offered at once).
 // One exported function, cf_run(), runs a whole op list without returning to
 // Python.
 #include "Vcore.h"
@@ -27,10 +33,16 @@ void vl_fatal(const char* filename, int linenum, const char*, const char* msg) {
     throw std::runtime_error(std::string(msg) + " at " + filename + ":" + std::to_string(linenum));
 }
 
+#ifndef SEED_BITS
+#define SEED_BITS 0
+#endif
+
 namespace {
 
 constexpr int KEY_BYTES = KEY_BITS / 8;
 constexpr int BLOCK_BYTES = BLOCK_BITS / 8;
+constexpr int SEED_BYTES = (SEED_BITS + 7) / 8;
+constexpr uint64_t SEED_SALT = 0x7365656462797465ull;  // "seedbyte"
 
 // Byte 0 is the most significant byte of the port.
 template <typename T> void put(T& port, const uint8_t* b, int n) {
@@ -66,6 +78,25 @@ struct Rng {  // splitmix64
     // Bernoulli draw against a threshold in [0, 2^53].
     bool chance(uint64_t thr) { return (next() >> 11) < thr; }
 };
+
+#if SEED_BITS
+// The seeds of a run, one per reset: the caller's (`given`, SEED_BYTES each), else drawn.
+struct Seeds {
+    const uint8_t* given;
+    Rng rng;
+    int64_t n = 0;
+    uint8_t bytes[SEED_BYTES];
+    const uint8_t* next() {
+        if (given) return given + (int64_t)SEED_BYTES * n++;
+        for (int i = 0; i < SEED_BYTES; i += 8) {
+            uint64_t v = rng.next();
+            for (int j = 0; j < 8 && i + j < SEED_BYTES; ++j) bytes[i + j] = (uint8_t)(v >> (56 - 8 * j));
+        }
+        ++n;
+        return bytes;
+    }
+};
+#endif
 
 }  // namespace
 
@@ -103,11 +134,16 @@ struct CfRun {
     int32_t failed;
     char error[512];
     double key_period;      // KEY_CLOCK: key_clk period in sync periods
+    // SEED_BITS: the seeds (one per reset: 1 + reset ops), or null: drawn (see the top)
+    const uint8_t* seeds;
+    int64_t* seed_setup;    // per seed taken: cycles from its handshake to the next key/block handshake, -1 none
+    int64_t n_seeds;        // seeds taken
 };
 
 extern "C" __attribute__((visibility("default"))) int cf_key_bits() { return KEY_BITS; }
 extern "C" __attribute__((visibility("default"))) int cf_block_bits() { return BLOCK_BITS; }
 extern "C" __attribute__((visibility("default"))) int cf_key_mode() { return KEY_MODE; }
+extern "C" __attribute__((visibility("default"))) int cf_seed_bits() { return SEED_BITS; }
 
 extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
     r->n_out = 0;
@@ -116,6 +152,7 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
     r->failed = 0;
     r->error[0] = 0;
     r->max_outstanding = 0;
+    r->n_seeds = 0;
     // The caller fills op_cycle, accept_cycle, output_cycle, output_index with -1.
 
     auto fail = [r](bool hang, const std::string& msg) {
@@ -161,12 +198,20 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
 #endif
             m->block_in_valid = 0;
             m->block_out_ready = 0;
+#if SEED_BITS
+            m->seed_valid = 0;
+#endif
         };
 
         idle_inputs();
         m->rst = 1;
         for (int64_t i = 0; i < r->reset_cycles; ++i) { settle(); tick(); }
         m->rst = 0;
+#if SEED_BITS
+        Seeds seeds{r->seeds, Rng{r->seed ^ SEED_SALT}};
+        bool seed_due = true;                  // a reset was the last: a seed is offered
+        put(m->seed, seeds.next(), SEED_BYTES);
+#endif
 
         int64_t op = 0, nkey = 0, nblk = 0;  // next op / key / block index
         int64_t head = 0;                      // oldest block still owed an output
@@ -181,6 +226,9 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
         int64_t last_progress = cyc;
         int64_t last_handshake = cyc - 1;
         (void)block_key; (void)nkey;
+#if SEED_BITS
+        int64_t seed_at = -1;         // cycle of the last seed handshake
+#endif
 
         auto load_block = [&](int64_t i) {
             put(m->block_in, r->blocks + (int64_t)BLOCK_BYTES * nblk, BLOCK_BYTES);
@@ -211,6 +259,10 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
                     settle();
                     tick();
                     m->rst = 0;
+#if SEED_BITS
+                    seed_due = true;
+                    put(m->seed, seeds.next(), SEED_BYTES);
+#endif
                     settle();
                     info[2] = !m->block_out_valid && !m->busy;
                     held = false;
@@ -249,6 +301,9 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
             m->key_valid = key_up;
 #endif
             m->block_in_valid = blk_up;
+#if SEED_BITS
+            m->seed_valid = seed_due;
+#endif
             bool out_ready = rng.chance(r->out_ready_thr);
             m->block_out_ready = out_ready;
             settle();
@@ -289,6 +344,19 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
             if (blk_hs && key_up && !key_hs)
                 throw std::logic_error("protocol violation: block_in taken while the key offered with it "
                                        "was not (the key must be taken first)");
+#if SEED_BITS
+            bool seed_hs = seed_due && m->seed_ready;
+            if ((key_hs || blk_hs) && seed_due && !seed_hs)
+                throw std::logic_error(std::string("protocol violation: ") + (key_hs ? "a key" : "a block") +
+                                       " taken after a reset before the seed");
+            if (seed_hs) {
+                r->seed_setup[r->n_seeds++] = -1;
+                seed_at = last_progress = cyc;
+                seed_due = false;
+            }
+            if ((key_hs || blk_hs) && r->n_seeds && r->seed_setup[r->n_seeds - 1] < 0)
+                r->seed_setup[r->n_seeds - 1] = cyc - seed_at;
+#endif
             if (key_hs) {
                 r->op_cycle[op++] = cyc;
                 ++nkey;
@@ -309,6 +377,9 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
                 std::string what = head < nblk
                     ? "output of block " + std::to_string(head)
                     : "handshake of op " + std::to_string(op);
+#if SEED_BITS
+                if (seed_due && head == nblk) what = "the seed to be taken after a reset";
+#endif
                 fail(true, "hang: no progress for " + std::to_string(r->timeout) +
                                " cycles waiting for " + what);
                 break;
@@ -335,7 +406,8 @@ extern "C" __attribute__((visibility("default"))) int cf_run(CfRun* r) {
 // A core with a key port runs its chains one after another (the key loaded before each);
 // one with a key per block or none interleaves them, each chain's next block offered as soon
 // as its output is taken (at most one block of a chain in flight).  Inputs are offered at
-// once, outputs taken at once: no backpressure here.
+// once, outputs taken at once: no backpressure here.  A core with a seed port is seeded
+// after the reset as cf_run does (a seed drawn from the run's seed) before its first key.
 struct CfChain {
     int64_t n;               // chains
     int64_t inner;           // blocks per chain
@@ -387,9 +459,17 @@ extern "C" __attribute__((visibility("default"))) int cf_chain(CfChain* r) {
 #endif
         m->block_in_valid = 0;
         m->block_out_ready = 0;
+#if SEED_BITS
+        m->seed_valid = 0;
+#endif
         m->rst = 1;
         for (int64_t i = 0; i < r->reset_cycles; ++i) { settle(); tick(); }
         m->rst = 0;
+#if SEED_BITS
+        Seeds seeds{nullptr, Rng{r->seed ^ SEED_SALT}};
+        bool seed_due = true;
+        put(m->seed, seeds.next(), SEED_BYTES);
+#endif
 
         const int64_t n = r->n;
         struct St { uint8_t x[BLOCK_BYTES], chain[BLOCK_BYTES], prev[BLOCK_BYTES]; int64_t done; };
@@ -441,6 +521,9 @@ extern "C" __attribute__((visibility("default"))) int cf_chain(CfChain* r) {
 #endif
             offer();
             m->block_out_ready = 1;
+#if SEED_BITS
+            m->seed_valid = seed_due;
+#endif
             settle();
             if (m->block_out_valid) {
                 if (fl >= flight.size()) throw std::logic_error("unexpected output: block_out_valid with no block owed");
@@ -476,6 +559,14 @@ extern "C" __attribute__((visibility("default"))) int cf_chain(CfChain* r) {
             bool key_hs = false;
 #endif
             bool blk_hs = m->block_in_valid && m->block_in_ready;
+#if SEED_BITS
+            if ((key_hs || blk_hs) && seed_due && !m->seed_ready)
+                throw std::logic_error("protocol violation: a key or block taken after a reset before the seed");
+            if (seed_due && m->seed_ready) {
+                seed_due = false;
+                last_progress = cyc;
+            }
+#endif
             if (key_hs) {             // taken at this edge; the block follows in the next cycle
                 key_needed = false;
                 last_progress = cyc;
