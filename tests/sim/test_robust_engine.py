@@ -149,7 +149,8 @@ def test_the_unmasked_core_fails_and_the_report_names_probes(capsys, tmp_path):
     assert main(["leakage", "aes", "--model", "robust", "--traces", "4096", "--out", str(tmp_path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("aes_iterative_128_encrypt_lut: robust probing (glitch-extended, first order)")
-    assert out[1].startswith("order 1: max -log10(p) ") and "FAIL: -log10(p) > 5 from 4,096 simulations" in out[1]
+    assert out[1].startswith("order 1: max -log10(p) ") and "FAIL: -log10(p) > " in out[1]
+    assert out[1].endswith("from 4,096 simulations") and "PROLEAD's 5 a test + log10 of" in out[1]
     assert "(core." in out[2] and "observes {core." in out[2]
     import json
     rec = json.loads((tmp_path / "results.json").read_text())

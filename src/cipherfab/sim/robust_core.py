@@ -24,6 +24,7 @@ column at 10^6 simulations unless the fixed group concentrates on few values.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -36,6 +37,14 @@ from .robust_engine import (BATCH, MAX_BITS, SRC_ENTROPY, SRC_SECRET, Compiled, 
 
 #: clocks a handshake may wait before the core is called stuck
 MAX_WAIT = 100_000
+
+
+def family_threshold(tests: int) -> float:
+    """The -log10 p a test must pass for the core to fail: PROLEAD's 5 per probing set, plus
+    log10 of the number of tests (Bonferroni): T tests at p < 10^-5 each would give T / 10^5
+    false alarms in a leak-free design (2.5 among the masked core's 250,000); so corrected,
+    a leak-free design fails with probability below 10^-5 at each checkpoint."""
+    return THRESHOLD + math.log10(max(tests, 1))
 
 
 def _bits(value: bytes, width: int) -> list[int]:
@@ -148,7 +157,12 @@ class Result:
     seconds: float
     facts: dict = field(default_factory=dict)
 
-    def first_failing(self, threshold: float = THRESHOLD):
+    @property
+    def threshold(self) -> float:
+        return family_threshold(self.tests)
+
+    def first_failing(self, threshold: float | None = None):
+        threshold = self.threshold if threshold is None else threshold
         return next((n for n, m in zip(self.checkpoints, self.max_mlog10p) if m > threshold), None)
 
 
@@ -226,11 +240,12 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
     keys = list(index)
     leaks = []
     final = ml[-1] if len(tests) else np.zeros(0)
+    limit = family_threshold(len(tests))
     for ti in np.argsort(-final)[:report]:
-        if final[ti] <= THRESHOLD:
+        if final[ti] <= limit:
             break
         t, cur, prev = keys[ti]
-        first = next(c for c, row in zip(cps, ml[:, ti]) if row > THRESHOLD) if (ml[:, ti] > THRESHOLD).any() else None
+        first = next(c for c, row in zip(cps, ml[:, ti]) if row > limit) if (ml[:, ti] > limit).any() else None
         probe = net.probes[owners[ti][0]]
         leaks.append({"clock": t - p.start, "mlog10p": round(float(final[ti]), 2), "g": round(float(out["g"][ti]), 1),
                       "df": int(out["df"][ti]), "first_failing": first, "cell": probe.cell.lstrip("\\"),
@@ -239,4 +254,15 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
     return Result(cps[-1], cps, [float(r.max()) if r.size else 0.0 for r in ml], len(tests), len(active),
                   untestable, leaks, p.handshakes, p.window, time.perf_counter() - t0,
                   {"probes": len(net.probes), "stable": len(net.stable), "ops": len(comp.op_out),
-                   "flip_flops": len(comp.ff_q), "threads": threads, "transitions": transitions})
+                   "flip_flops": len(comp.ff_q), "threads": threads, "transitions": transitions,
+                   "tests_over_5": int((final > THRESHOLD).sum()),
+                   "worst": _worst(net, keys, owners, final, p.start) if len(tests) else None})
+
+
+def _worst(net, keys, owners, final, start) -> dict:
+    """The test with the largest statistic, leaking or not."""
+    ti = int(np.argmax(final))
+    t, cur, prev = keys[ti]
+    probe = net.probes[owners[ti][0]]
+    return {"clock": t - start, "mlog10p": round(float(final[ti]), 2), "cell": probe.cell.lstrip("\\"),
+            "part": probe.part, "observes": [net.names[s] for s in cur] + [f"{net.names[s]}@-1" for s in prev]}
