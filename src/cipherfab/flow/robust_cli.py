@@ -62,6 +62,11 @@ def run_robust(args, top: str, info, make_text) -> int:
           f"groups; {r.simulations:,} simulations, {r.window} clocks from the block handshake; {r.tests:,} tests "
           f"of {r.probes_tested:,} probes the key reaches ({len(r.untestable):,} probe-clocks over {MAX_BITS} "
           f"bits not tested); {r.facts['threads']} thread{'s' if r.facts['threads'] > 1 else ''}, {seconds:.1f} s")
+    both = sum(1 for u in r.untestable if len(u[3]) > 1)
+    if r.untestable and any(u[3] for u in r.untestable):
+        print(f"untested probe-clocks by the generator's share tags among their signals: "
+              + ", ".join(f"{k} {v:,}" for k, v in _by_shares(r.untestable).items())
+              + (f"; {both:,} see BOTH shares" if both else " (none sees both shares)"))
     limit = r.threshold
     verdict = (f"FAIL: -log10(p) > {limit:.2f} from {failing:,} simulations" if failing is not None
                else f"pass: -log10(p) <= {limit:.2f} up to {r.simulations:,} simulations")
@@ -79,6 +84,15 @@ def run_robust(args, top: str, info, make_text) -> int:
     return 1 if failing is not None else 0
 
 
+def _by_shares(untestable) -> dict:
+    """Untested probe-clocks by the share tags among their signals: "" none, "0" or "1" one
+    share only, "01" both (the generator's tags, :data:`~cipherfab.sim.robust.SHARE_ATTRIBUTE`)."""
+    out: dict[str, int] = {}
+    for *_, shares in untestable:
+        out[shares or "none"] = out.get(shares or "none", 0) + 1
+    return dict(sorted(out.items()))
+
+
 def _write(out: Path, r, args, seconds: float, top: str, net) -> None:
     record = {"top": top, "model": "robust", "transitions": args.transitions, "test": "fixed-vs-random key",
               "trace_key": args.trace_key, "plaintext": args.fixed, "seed": args.seed,
@@ -88,10 +102,11 @@ def _write(out: Path, r, args, seconds: float, top: str, net) -> None:
               "first_failing": r.first_failing(), "tests": r.tests, "probes_tested": r.probes_tested,
               "facts": r.facts, "leaks": r.leaks,
               "untested_over_max_bits": {"max_bits": MAX_BITS, "probe_clocks": len(r.untestable),
-                                         "probes": len({pi for _, pi, _ in r.untestable}),
+                                         "probes": len({u[1] for u in r.untestable}),
+                                         "by_tagged_shares": _by_shares(r.untestable),
                                          "examples": [{"clock": c, "cell": net.probes[pi].cell.lstrip("\\"),
-                                                       "part": net.probes[pi].part, "bits": k}
-                                                      for c, pi, k in sorted(r.untestable, key=lambda u: -u[2])[:10]]}}
+                                                       "part": net.probes[pi].part, "bits": k, "shares": sh}
+                                                      for c, pi, k, sh in sorted(r.untestable, key=lambda u: (-len(u[3]), -u[2]))[:10]]}}
     text = json.dumps(record, indent=1) + "\n"
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -38,6 +38,8 @@ COMB = {"LUT4": {"Z": ("A", "B", "C", "D")},
         "TRELLIS_DPR16X4": {"DO": ("RAD",)}}
 FF = "TRELLIS_FF"
 RAM = "TRELLIS_DPR16X4"
+#: the attribute a generator puts on a signal holding one share ("0", "1"; masked cores)
+SHARE_ATTRIBUTE = "cipherfab_share"
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,15 @@ class Netlist:
     def _parse(self, mod: dict):
         names: dict[int, str] = {}
         self.scopes: dict[int, set[str]] = {}      # bit -> the hierarchy prefixes of its public names
+        self.share: dict[int, str] = {}            # bit -> the share its net is tagged with
         for name, net in sorted(mod.get("netnames", {}).items(),
                                  key=lambda kv: (kv[1].get("hide_name", 0), kv[0].count("."), kv[0])):
             for i, b in enumerate(net["bits"]):
                 if isinstance(b, int) and b not in names:
                     names[b] = name if len(net["bits"]) == 1 else f"{name}[{i}]"
+                share = str(net.get("attributes", {}).get(SHARE_ATTRIBUTE, "")).strip()
+                if isinstance(b, int) and share:
+                    self.share[b] = share
                 if isinstance(b, int) and not net.get("hide_name", 0):
                     parts = name.split(".")[:-1]
                     self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))

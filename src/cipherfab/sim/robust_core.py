@@ -150,7 +150,7 @@ class Result:
     max_mlog10p: list                  # the worst test's -log10 p at each checkpoint
     tests: int
     probes_tested: int
-    untestable: list                   # (window clock, probe, bits) of tests over MAX_BITS bits
+    untestable: list                   # (window clock, probe, bits, shares tagged among them) over MAX_BITS
     leaks: list                        # dicts, worst first
     handshakes: dict
     window: int
@@ -216,7 +216,8 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
                 continue
             active.add(pi)
             if len(cur) + len(prev) > MAX_BITS:
-                untestable.append((t - p.start, pi, len(cur) + len(prev)))
+                shares = {net.share.get(net.stable[s]) for s in (*cur, *prev)} - {None}
+                untestable.append((t - p.start, pi, len(cur) + len(prev), "".join(sorted(shares))))
                 continue
             k = (t, cur, prev)
             if k not in index:
@@ -234,7 +235,11 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
         progress(f"{len(tests):,} tests of {len(active):,} probes over {p.window} clocks "
                  f"({len(untestable):,} probe-clocks over {MAX_BITS} bits not tested); simulating")
     cps = checkpoints(simulations)
-    out = engine.run(tests, cps, threads=threads) if tests else \
+    def tick(done: int, worst: float) -> None:
+        if progress:
+            progress(f"{done:,} of {cps[-1]:,} simulations, {time.perf_counter() - t0:.0f} s, "
+                     f"max -log10(p) {worst:.2f}")
+    out = engine.run(tests, cps, threads=threads, progress=tick) if tests else \
         {"mlog10p": np.zeros((len(cps), 0)), "g": np.zeros(0), "df": np.zeros(0, int)}
     ml = out["mlog10p"]
     keys = list(index)

@@ -69,6 +69,7 @@ struct RobustTests {
     int32_t* df;                     // out: [test]
     uint32_t* tables;                // out (optional, may be null): [test][2][2^k] at the end
     int64_t table_words;             // its length (checked)
+    void (*progress)(int64_t done, double worst);   // after each checkpoint (may be null)
     char error[256];
 };
 
@@ -448,6 +449,11 @@ int robust_run(const RobustProgram* p, RobustTests* T) {
             g_test(f.data(), r.data(), n, g, df, ml);
             T->mlog10p[(size_t)cp * T->n_tests + t] = ml;
             if (cp == T->n_checkpoints - 1) { T->g[t] = g; T->df[t] = df; }
+        }
+        if (T->progress) {
+            double worst = 0;
+            for (int t = 0; t < T->n_tests; t++) worst = std::max(worst, T->mlog10p[(size_t)cp * T->n_tests + t]);
+            T->progress(done, worst);
         }
     }
     if (T->tables)

@@ -51,7 +51,9 @@ class _Tests(ctypes.Structure):
                 ("n_checkpoints", ctypes.c_int32), ("checkpoints", ctypes.c_void_p), ("words", ctypes.c_int32),
                 ("threads", ctypes.c_int32), ("mlog10p", ctypes.c_void_p), ("g", ctypes.c_void_p),
                 ("df", ctypes.c_void_p), ("tables", ctypes.c_void_p), ("table_words", ctypes.c_int64),
-                ("error", ctypes.c_char * 256)]
+                ("progress", ctypes.c_void_p), ("error", ctypes.c_char * 256)]
+
+_PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_double)
 
 
 def _ptr(a: np.ndarray):
@@ -278,10 +280,11 @@ class Engine:
         return unpack(vals), unpack(group)
 
     def run(self, tests: list[tuple[int, list[tuple[int, bool]]]], checkpoints: list[int], threads: int = 1,
-            words: int = WORDS, tables: bool = False) -> dict:
+            words: int = WORDS, tables: bool = False, progress=None) -> dict:
         """Count and G-test every test (a clock and its bits: net, one clock before?) at each
         checkpoint (simulations, multiples of ``64 words``): ``mlog10p[checkpoint, test]``,
-        ``g``, ``df`` (at the last) and, if asked, the count tables."""
+        ``g``, ``df`` (at the last) and, if asked, the count tables.  ``progress(done, worst)``
+        is called after each checkpoint."""
         nt = len(tests)
         clock = np.array([t for t, _ in tests], dtype=np.int32)
         k = np.array([len(bits) for _, bits in tests], dtype=np.int32)
@@ -295,7 +298,10 @@ class Engine:
         tab = np.zeros(size if tables else 1, dtype=np.uint32)
         T = _Tests(nt, _ptr(clock), _ptr(k), _ptr(first), _ptr(bit_net), _ptr(bit_prev), len(cps), _ptr(cps),
                    words, threads, _ptr(ml), _ptr(g), _ptr(df), _ptr(tab) if tables else None,
-                   size if tables else 0, b"")
+                   size if tables else 0, None, b"")
+        callback = _PROGRESS(progress) if progress else None     # kept alive through the call
+        if callback:
+            T.progress = ctypes.cast(callback, ctypes.c_void_p)
         if self.lib.robust_run(ctypes.byref(self.prog), ctypes.byref(T)):
             raise CipherfabError(f"robust engine: {T.error.decode()}")
         out = {"mlog10p": ml, "g": g, "df": df}
