@@ -70,11 +70,11 @@ def run_robust(args, top: str, info, make_text) -> int:
     limit = r.threshold
     verdict = (f"FAIL: -log10(p) > {limit:.2f} from {failing:,} simulations" if failing is not None
                else f"pass: -log10(p) <= {limit:.2f} up to {r.simulations:,} simulations")
-    print(f"order 1: max -log10(p) {worst:.2f} (threshold {limit:.2f}: PROLEAD's {THRESHOLD:g} a test + log10 of "
+    print(f"order 1: max -log10(p) {worst:.2f} over the checkpoints (threshold {limit:.2f}: PROLEAD's {THRESHOLD:g} a test + log10 of "
           f"{r.tests:,} tests; {r.facts['tests_over_5']:,} above {THRESHOLD:g}); {verdict}")
     if failing is None and r.facts.get("worst"):
         w = r.facts["worst"]
-        print(f"  worst: clock {w['clock']}  {w['cell']} ({w['part']})  -log10(p)={w['mlog10p']:.2f}  "
+        print(f"  worst at the end: clock {w['clock']}  {w['cell']} ({w['part']})  -log10(p)={w['mlog10p']:.2f}  "
               f"observes {_observes(w['observes'])}")
     for lk in r.leaks[:SHOWN]:
         print(f"  clock {lk['clock']}  {lk['cell']}.{lk['pin']} ({lk['part']})  -log10(p)={lk['mlog10p']:.1f}  "

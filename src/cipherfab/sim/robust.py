@@ -18,6 +18,7 @@ docs/guide/leakage-robust.md for what it does not do yet.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,7 @@ COMB = {"LUT4": {"Z": ("A", "B", "C", "D")},
         "TRELLIS_DPR16X4": {"DO": ("RAD",)}}
 FF = "TRELLIS_FF"
 RAM = "TRELLIS_DPR16X4"
+_AUTONAME = re.compile(r"_(?:TRELLIS_FF|TRELLIS_DPR16X4|LUT4|PFUMX|L6MUX21|CCU2C)_")
 #: the attribute a generator puts on a signal holding one share ("0", "1"; masked cores)
 SHARE_ATTRIBUTE = "cipherfab_share"
 
@@ -81,8 +83,11 @@ class Netlist:
         names: dict[int, str] = {}
         self.scopes: dict[int, set[str]] = {}      # bit -> the hierarchy prefixes of its public names
         self.share: dict[int, str] = {}            # bit -> the share its net is tagged with
+        # a net's name: a public one, one the design gave before Yosys' autoname made one up
+        # after its cells (``core.ct0_TRELLIS_FF_Q_123_DI_LUT4_Z_D``), the shallowest
         for name, net in sorted(mod.get("netnames", {}).items(),
-                                 key=lambda kv: (kv[1].get("hide_name", 0), kv[0].count("."), kv[0])):
+                                 key=lambda kv: (kv[1].get("hide_name", 0), bool(_AUTONAME.search(kv[0])),
+                                                 kv[0].count("."), kv[0])):
             for i, b in enumerate(net["bits"]):
                 if isinstance(b, int) and b not in names:
                     names[b] = name if len(net["bits"]) == 1 else f"{name}[{i}]"
