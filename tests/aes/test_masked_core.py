@@ -1,52 +1,134 @@
 """The masked AES-128 core (ciphers.aes.masked) in Amaranth's simulator: FIPS-197's example
-and a random block under a random key, at the declared latency and key setup.  This is the
-default run's check of the masked core; its Verilator build takes about a minute, so its
-KAT files, random run and timing are tests/test_cores.py's with ``-m slow`` and ``cipherfab
-verify --all``'s (the ledger)."""
+and a random block under a random key, at the declared seed setup, key setup and latency;
+masks after reset that depend on the seed (the same key under two seeds gives other key
+shares, the same seed the same ones).  This is the default run's check of the masked core;
+its Verilator build takes about a minute, so its KAT files, random run and timing are
+tests/test_cores.py's with ``-m slow`` and ``cipherfab verify --all``'s (the ledger)."""
 
 import random
 
 from amaranth.sim import Simulator
 
 from cipherfab.ciphers.aes import reference as ref
-from cipherfab.ciphers.aes.masked import KEY_SETUP, LATENCY, MaskedAES
+from cipherfab.ciphers.aes.masked import GADGET_BITS, KEY_SETUP, LATENCY, SEED_SETUP, MaskedAES
+from cipherfab.hw.trivium import keystream
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")
 
 
-def test_masked_core_encrypts_at_its_declared_timing():
-    dut = MaskedAES(prng="on")
-    rng = random.Random(20)
-    jobs = [(FIPS_KEY, FIPS_PT), (rng.randbytes(16), rng.randbytes(16))]
+async def handshake(ctx, port, value):
+    """Offer ``value`` on ``port`` until taken; the clocks it waited."""
+    ctx.set(port.payload, value)
+    ctx.set(port.valid, 1)
+    waited = 0
+    while not ctx.get(port.ready):
+        await ctx.tick()
+        waited += 1
+    await ctx.tick()
+    ctx.set(port.valid, 0)
+    return waited
+
+
+def run(dut, seed: int, jobs, after_key=None):
+    """Seed, then each (key, plaintext): [(seed wait, key wait, block wait, latency, ciphertext)]."""
     seen = []
 
     async def bench(ctx):
         ctx.set(dut.block_out.ready, 1)
+        assert not ctx.get(dut.key.ready) and not ctx.get(dut.block_in.ready)   # no seed yet
+        await handshake(ctx, dut.seed, seed)
+        first = True
         for key, pt in jobs:
-            ctx.set(dut.key.payload, int.from_bytes(key, "big"))
-            ctx.set(dut.key.valid, 1)
-            await ctx.tick().until(dut.key.ready)
-            ctx.set(dut.key.valid, 0)
-            ctx.set(dut.block_in.payload, int.from_bytes(pt, "big"))
-            ctx.set(dut.block_in.valid, 1)
-            waited = 0
-            while not ctx.get(dut.block_in.ready):
-                await ctx.tick()
-                waited += 1
-            await ctx.tick()
-            ctx.set(dut.block_in.valid, 0)
+            key_wait = await handshake(ctx, dut.key, int.from_bytes(key, "big"))
+            if after_key:
+                after_key(ctx)
+            block_wait = await handshake(ctx, dut.block_in, int.from_bytes(pt, "big"))
             clocks = 1
             while not ctx.get(dut.block_out.valid):
                 await ctx.tick()
                 clocks += 1
-            seen.append((waited, clocks, ctx.get(dut.block_out.payload).to_bytes(16, "big")))
+            seen.append((key_wait if first else None, block_wait, clocks,
+                         ctx.get(dut.block_out.payload).to_bytes(16, "big")))
+            first = False
             await ctx.tick()
 
     sim = Simulator(dut)
     sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
-    assert [s[2] for s in seen] == [ref.encrypt_block(k, p) for k, p in jobs]
-    assert seen[0][2].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
-    assert all(s[0] + 1 == KEY_SETUP and s[1] == LATENCY for s in seen), seen   # + the key clock
+    return seen
+
+
+def test_masked_core_encrypts_at_its_declared_timing():
+    dut = MaskedAES(prng="on")
+    rng = random.Random(20)
+    jobs = [(FIPS_KEY, FIPS_PT), (rng.randbytes(16), rng.randbytes(16))]
+    seen = run(dut, rng.getrandbits(160), jobs)
+    assert [s[3] for s in seen] == [ref.encrypt_block(k, p) for k, p in jobs]
+    assert seen[0][3].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
+    assert seen[0][0] + 1 == SEED_SETUP                     # + the seed's clock
+    assert all(s[1] + 1 == KEY_SETUP and s[2] == LATENCY for s in seen), seen   # + the key's clock
+
+
+def bank_first_bits(seed: int, lo: int, n: int) -> int:
+    """Bits lo..lo+n-1 of the bank's first output after a seed (the model: instance i
+    takes key seed[:80] and IV seed[80:] ^ i, 64 keystream bits a clock each)."""
+    key = (seed & (1 << 80) - 1).to_bytes(10, "little")
+    bits = []
+    for i in range(-(-(lo + n) // 64)):
+        bits += keystream(key, ((seed >> 80) ^ i).to_bytes(10, "little"), 64)
+    return sum(b << j for j, b in enumerate(bits[lo:lo + n]))
+
+
+def test_masks_after_reset_depend_on_the_seed_not_the_key():
+    """Reset, seed, a key: the key's share 1 (its mask) is the bank's first keystream bits
+    under that seed (Trivium's model); the same key under two seeds gets other shares and
+    other randomness, the same seed the same ones, and another key the same randomness
+    (the key never enters the generators)."""
+    def shares(seed, key=FIPS_KEY):
+        dut = MaskedAES(prng="on")
+        got = []
+        run(dut, seed, [(key, FIPS_PT)],
+            after_key=lambda ctx: got.append((ctx.get(dut.probes["k"][0]), ctx.get(dut.probes["k"][1]),
+                                              ctx.get(dut.probes["rand"]))))
+        return got[0]
+    s1, s2 = 0x1234 << 100 | 0x99, 0x1234 << 100 | 0x9a
+    a, b, again, other_key = shares(s1), shares(s2), shares(s1), shares(s1, FIPS_PT)
+    key = int.from_bytes(FIPS_KEY, "big")
+    assert a[0] ^ a[1] == key and b[0] ^ b[1] == key             # shares of the same key
+    assert a[1] == bank_first_bits(s1, GADGET_BITS, 128)         # the mask: seed s1's keystream
+    assert a[1] != b[1] and a[2] != b[2]                          # other masks, other randomness
+    assert again == a                                             # the same seed: the same masks
+    assert other_key[1:] == a[1:] and other_key[0] != a[0]        # the key is not in the PRNG
+
+
+def test_back_to_back_blocks_fill_the_ring_then_follow_each_other_out():
+    """14 blocks offered back to back, the output always read: 7 enter in 7 clocks, the next
+    7 each as one leaves the ring (10 clocks per block), all correct."""
+    dut = MaskedAES(prng="on")
+    rng = random.Random(34)
+    key, pts = rng.randbytes(16), [rng.randbytes(16) for _ in range(14)]
+    taken, out = [], []
+
+    async def bench(ctx):
+        ctx.set(dut.block_out.ready, 1)
+        await handshake(ctx, dut.seed, rng.getrandbits(160))
+        await handshake(ctx, dut.key, int.from_bytes(key, "big"))
+        ctx.set(dut.block_in.valid, 1)
+        for clock in range(200):
+            ctx.set(dut.block_in.payload, int.from_bytes(pts[len(taken)], "big") if len(taken) < 14 else 0)
+            ctx.set(dut.block_in.valid, len(taken) < 14)
+            took = ctx.get(dut.block_in.valid) and ctx.get(dut.block_in.ready)
+            if ctx.get(dut.block_out.valid):
+                out.append(ctx.get(dut.block_out.payload).to_bytes(16, "big"))
+            await ctx.tick()
+            if took:
+                taken.append(clock)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert out == [ref.encrypt_block(key, p) for p in pts]
+    assert [t - taken[0] for t in taken] == list(range(7)) + [70 + j for j in range(7)], taken

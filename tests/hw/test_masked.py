@@ -5,6 +5,7 @@ the random bits held at zero it is still correct (the 'PRNG off' test mode leaks
 not miscompute)."""
 
 import random
+import re
 
 import pytest
 from amaranth.sim import Simulator
@@ -52,3 +53,33 @@ def test_two_shares_give_the_sbox_every_clock(random_bits):
     sim.add_testbench(bench)
     sim.run()
     assert got[:n] == [SBOX[x] for x in xs]
+
+
+def _rtlil_tags(text):
+    """{wire name: its cipherfab_share value or None} from Amaranth's RTLIL."""
+    tags, pending = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("attribute \\cipherfab_share"):
+            pending = line.split('"')[1]
+        elif line.startswith("wire "):
+            tags[line.split()[-1].lstrip("\\")] = pending
+            pending = None
+        elif not line.startswith("attribute"):
+            pending = None
+    return tags
+
+
+def test_every_share_signal_carries_its_share_tag():
+    """Gate outputs, delay registers and HPC2's registers of share i are tagged i (Reg[b_j ^ r]
+    too: it serves share i); the registered random bit is not tagged."""
+    from amaranth.back import rtlil
+    tags = _rtlil_tags(rtlil.convert(MaskedCircuit(GATES, INPUTS, OUTPUTS)))
+    named = {n: t for n, t in tags.items() if re.search(r"_s[01](_|$)", n)}
+    assert len(named) > 400
+    for n, t in named.items():
+        if n.endswith("_r"):
+            assert t is None, n
+        else:
+            assert t == re.search(r"_s([01])(_|$)", n).group(1), (n, t)
+    assert {n for n in named if n.endswith("_bxr")} and tags["y__0"] == "0" and tags["x__1"] == "1"

@@ -23,6 +23,12 @@ is the last stage + 1, the same for every input and mask.  Every clock each AND 
 takes its bit of ``rand``: one fresh random bit per AND gate per evaluation, a new
 evaluation every clock.  The pipeline runs on every clock (no enable): a value in it
 advances one stage a clock.
+
+Share tags: every signal that holds one share of a secret-dependent value carries the
+attribute ``cipherfab_share`` = ``"0"`` or ``"1"`` (:func:`share_attrs`), kept by Yosys on
+its nets, so a check of the synthesized or placed design can find logic that takes both
+shares.  HPC2's ``Reg[b_j ^ r]`` is tagged with the share ``i`` it serves (its value is
+``b_j`` masked by ``r``); the registered random bit is not tagged.
 """
 
 from __future__ import annotations
@@ -32,6 +38,12 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 SHARES = 2
+SHARE_ATTR = "cipherfab_share"
+
+
+def share_attrs(i: int) -> dict:
+    """The attributes of a signal holding share ``i`` of a secret-dependent value."""
+    return {SHARE_ATTR: str(i)}
 
 
 class Schedule:
@@ -66,6 +78,9 @@ class MaskedCircuit(wiring.Component):
         super().__init__({"x": In(len(s.inputs)).array(SHARES),
                           "y": Out(len(s.outputs)).array(SHARES),
                           "rand": In(max(1, s.random_bits))})
+        for i in range(SHARES):
+            self.x[i].attrs.update(share_attrs(i))
+            self.y[i].attrs.update(share_attrs(i))
 
     def elaborate(self, platform):
         m = Module()
@@ -81,7 +96,7 @@ class MaskedCircuit(wiring.Component):
                 return now[name, share]
             key = (name, share, stage)
             if key not in delayed:
-                reg = Signal(name=f"{name}_s{share}_d{stage}")
+                reg = Signal(name=f"{name}_s{share}_d{stage}", attrs=share_attrs(share))
                 m.d.sync += reg.eq(at(name, share, stage - 1))
                 delayed[key] = reg
             return delayed[key]
@@ -92,7 +107,7 @@ class MaskedCircuit(wiring.Component):
         ands = {g.out: (n, t, a, b) for n, (g, t, a, b) in enumerate(s.and_gates)}
         for g in s.gates:
             for i in range(SHARES):
-                v = Signal(name=f"{g.out}_s{i}")
+                v = Signal(name=f"{g.out}_s{i}", attrs=share_attrs(i))
                 if g.op == "and":
                     n, t, a, b = ands[g.out]
                     m.d.comb += v.eq(_hpc2_share(m, i, g.out, at(a, i, t + 1), at(b, i, t),
@@ -111,11 +126,11 @@ class MaskedCircuit(wiring.Component):
 def _hpc2_share(m: Module, i: int, name: str, a_i, b_i, b_j, r):
     """Share ``i`` of HPC2's ``a & b`` (``b`` at stage t, ``a`` at t + 1; this returns the
     XOR of three registers at stage t + 2)."""
-    def reg(value, what):
-        q = Signal(name=f"{name}_s{i}_{what}")
+    def reg(value, what, tag=True):
+        q = Signal(name=f"{name}_s{i}_{what}", attrs=share_attrs(i) if tag else {})
         m.d.sync += q.eq(value)
         return q
-    rr = reg(r, "r")                      # the random bit, registered (one per share)
+    rr = reg(r, "r", tag=False)           # the random bit, registered (one per share)
     bb = reg(b_i, "b")
     br = reg(b_j ^ r, "bxr")              # the other share of b, masked by r
     return reg(a_i & bb, "ab") ^ reg(~a_i & rr, "u") ^ reg(a_i & br, "v")

@@ -101,7 +101,8 @@ class Trivium(wiring.Component):
 
 class TriviumBank(wiring.Component):
     """``width`` fresh bits a clock from ``ceil(width / 64)`` Trivium instances, all seeded
-    together from ``key`` and ``iv`` (instance i takes the IV XOR i)."""
+    together from ``key`` and ``iv`` (instance i takes the IV XOR i).  The masked core drives
+    ``key``/``iv`` from its seed port alone (never from the cipher key)."""
 
     def __init__(self, width: int):
         self.width = width

@@ -7,8 +7,10 @@ the key ``(k0, k1)``.  ShiftRows, MixColumns, AddRoundKey and the key schedule's
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
 SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masked.MaskedCircuit` over
 Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
-AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only in the output register,
-``out = s0 ^ s1`` of the last round.
+AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only at the output: the
+last round's shares go into two registers ``ct0``, ``ct1`` (written only when a block
+finishes), and the next clock ``ct0 ^ ct1`` (the public ciphertext) goes into the output
+buffer; no other logic takes both shares of a value.
 
 The round is the S-box pipeline closed on itself, and it holds up to ``L`` blocks, one in
 each stage (as paper 002's interleaved round)::
@@ -17,7 +19,7 @@ each stage (as paper 002's interleaved round)::
                                  with k' = (k0 ^ r, k1 ^ r) kept as the key's shares (fresh m, r)
     its round r's output arrives L clocks later, with its round and round key beside it:
         round < 10:  S-boxes <- MixColumns(ShiftRows(y)) ^ rk_r;  SubWord <- RotWord(w3 of rk_r)
-        round 10:    buffer <- ShiftRows(y0) ^ rk0_10 ^ ShiftRows(y1) ^ rk1_10
+        round 10:    ct_i <- ShiftRows(y_i) ^ rk_i_10 (i = 0, 1);  the next clock: buffer <- ct0 ^ ct1
 
 where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key, made from
 ``rk_(r-1)`` (which travelled beside it) and SubWord's output in the same clock.  A stage no
@@ -25,17 +27,24 @@ block enters takes zero shares, so no value of a block is computed twice.
 
 Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.trivium`) through one
 register, a fresh bit for every gadget every clock (20 x 34) plus 256 bits for the block's
-mask and the key refresh.  A key on the key port reseeds the bank (its bits XOR the bank's current output,
-so a reseed mixes the new key into the old state), then, after the warm-up, the key is
-split into shares with fresh randomness; until then share 1 is zero.  ``prng="off"`` is a
-**test mode**: every random bit is zero, the shares are ``(x, 0)``, the core computes AES
-unmasked (its leakage assessment must fail; that shows the assessment can fail).
+mask and the key refresh.  The bank is seeded from the ``seed`` port only (the entropy
+input, 160 bits: generator i takes key ``seed[:80]`` and IV ``seed[80:] ^ i``), so its
+state never depends on the cipher key.  After reset the core takes no key and no block
+until a seed has been taken and the bank has warmed up (``SEED_SETUP`` clocks from the seed
+handshake to the first key handshake); a later seed reseeds it between blocks (``seed.ready``
+while no block is in flight; a seed offered with a key or a block goes first).  A key is
+split into shares at its handshake, ``(key ^ m, m)`` with the register's fresh bits, and
+refreshed with fresh bits at every block.  ``prng="off"`` is a **test mode**: every random
+bit is zero, the shares are ``(x, 0)``, the core computes AES unmasked (its leakage
+assessment must fail; that shows the assessment can fail); it keeps the seed port and its
+wait, with no other effect.
 
-Timing (the same for every key and data): latency ``10 L + 1`` = 71 clocks.  A block enters
-when stage 0 is free (no block arrives there to go on) and fewer than ``L + 1`` blocks are
+Timing (the same for every key and data): latency ``10 L + 2`` = 72 clocks.  A block enters
+when stage 0 is free (no block arrives there to go on) and fewer than ``L + 2`` blocks are
 owed (or one is being read), so the ring fills with ``L`` blocks in ``L`` clocks and each
-leaves for the output buffer as the next enters: 10 clocks per block back to back, 71 in a
-feedback mode.  A key waits until no block is in the ring; its setup is the bank's warm-up.
+leaves for the ciphertext registers as the next enters: 10 clocks per block back to back,
+72 in a feedback mode.  A key waits until no block is in the ring; a block can follow it at the
+next clock (``KEY_SETUP`` = 1).
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masked import MaskedCircuit, Schedule
+from ...hw.masked import MaskedCircuit, Schedule, share_attrs
 from ...registry import Architecture, Param
 from ...hw.trivium import MAX_WIDTH, WARMUP, TriviumBank
 from .reference import RCON
@@ -58,9 +67,11 @@ SCHEDULE = Schedule(GATES, INPUTS, OUTPUTS)
 L = SCHEDULE.latency
 GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
 MASK_BITS = 256                                     # the block's mask and the key refresh
-LATENCY = NR * L + 1                                # the last round's arrival, then the buffer
-BUFFER = L + 1                                      # every block in flight and one being read
-KEY_SETUP = -(-WARMUP // MAX_WIDTH) + 3    # seed, the bank's warm-up, its output register, split
+LATENCY = NR * L + 2                  # the last round's arrival, its shares' registers, the buffer
+BUFFER = L + 2                        # every block in flight, one in ct0/ct1 and one being read
+SEED_BITS = 160                                     # the bank's 80-bit key, then its 80-bit IV
+SEED_SETUP = -(-WARMUP // MAX_WIDTH) + 2   # the bank's warm-up, its first bits into the register
+KEY_SETUP = 1                              # the key is split at its handshake: a block next clock
 
 
 def random_bits_per_block() -> dict:
@@ -84,6 +95,7 @@ class MaskedAES(wiring.Component):
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
+            seed_bits=SEED_BITS, seed_setup_cycles=SEED_SETUP,
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
             notes=(f"first-order masked (2 shares, HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
@@ -96,39 +108,48 @@ class MaskedAES(wiring.Component):
         gadget, mask, refresh = rand[:GADGET_BITS], rand[GADGET_BITS:GADGET_BITS + 128], \
             rand[GADGET_BITS + 128:]
 
-        k = [Signal(128, name=f"k{i}") for i in range(2)]            # the key's shares
-        sbox_in = [Signal(128, name=f"sbox_in{i}") for i in range(2)]
-        word_in = [Signal(32, name=f"word_in{i}") for i in range(2)]
+        k = [Signal(128, name=f"k{i}", attrs=share_attrs(i)) for i in range(2)]   # the key's shares
+        sbox_in = [Signal(128, name=f"sbox_in{i}", attrs=share_attrs(i)) for i in range(2)]
+        word_in = [Signal(32, name=f"word_in{i}", attrs=share_attrs(i)) for i in range(2)]
         y, sw = self._sboxes(m, sbox_in, word_in, gadget)
 
         # -- the ring: what travels beside each S-box stage ------------------------------
         # stage j holds what went into the S-boxes j clocks ago; the last one arrives now
         valid = [Signal(name=f"valid_s{j}") for j in range(L)]
         rnd = [Signal(range(NR + 1), name=f"round_s{j}") for j in range(L)]
-        rk = [[Signal(128, name=f"rk{i}_s{j}") for i in range(2)] for j in range(L)]
+        rk = [[Signal(128, name=f"rk{i}_s{j}", attrs=share_attrs(i)) for i in range(2)] for j in range(L)]
         here_valid, here_rnd, here_rk = valid[-1], rnd[-1], rk[-1]
         rk_next = [self._next_round_key(here_rk[i], sw[i], i, here_rnd) for i in range(2)]
         middle = [mix_columns(m, shift_rows(y[i]), f"mix{i}") ^ rk_next[i] for i in range(2)]
         last = [shift_rows(y[i]) ^ rk_next[i] for i in range(2)]
         going_on = here_valid & (here_rnd != NR)
         finishing = here_valid & (here_rnd == NR)
+        # the ciphertext's shares, each in its own register; they meet the next clock
+        ct = [Signal(128, name=f"ct{i}") for i in range(2)]
+        ct_full = Signal()
+        with m.If(finishing):
+            m.d.sync += [ct[i].eq(last[i]) for i in range(2)]
+        m.d.sync += ct_full.eq(finishing)
 
         # -- blocks out: a buffer with room for every block in flight; a block is taken
         # while fewer than BUFFER are owed, or one is being read ---------------------------
         m.submodules.buffer = buffer = SyncFIFO(width=128, depth=BUFFER)
         held = Signal(range(BUFFER + 1))                # accepted, not yet taken
         in_flight = Signal(range(L + 1))
-        keyed, key_wait = Signal(), Signal(range(KEY_SETUP + 1))
+        seeded, keyed = Signal(name="seeded"), Signal(name="keyed")
+        seed_wait = Signal(range(SEED_SETUP), name="seed_wait")
         start = self.block_in.valid & self.block_in.ready
         given = self.block_out.valid & self.block_out.ready
+        warm = seeded & (seed_wait == 0)
         m.d.comb += [
-            self.block_in.ready.eq(keyed & (key_wait == 0) & ~self.key.valid & ~going_on
+            self.block_in.ready.eq(warm & keyed & ~self.seed.valid & ~self.key.valid & ~going_on
                                    & ((held < BUFFER) | given)),
-            self.key.ready.eq(in_flight == 0),
-            buffer.w_data.eq(last[0] ^ last[1]), buffer.w_en.eq(finishing),
+            self.key.ready.eq(warm & ~self.seed.valid & (in_flight == 0)),
+            self.seed.ready.eq(in_flight == 0),
+            buffer.w_data.eq(ct[0] ^ ct[1]), buffer.w_en.eq(ct_full),
             self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
             buffer.r_en.eq(self.block_out.ready),
-            self.busy.eq((held != 0) | (key_wait != 0)),
+            self.busy.eq((held != 0) | (seed_wait != 0)),
         ]
         m.d.sync += [held.eq(held + start - given), in_flight.eq(in_flight + start - finishing)]
 
@@ -149,14 +170,15 @@ class MaskedAES(wiring.Component):
         for j in range(1, L):
             m.d.sync += [valid[j].eq(valid[j - 1]), rnd[j].eq(rnd[j - 1]),
                          rk[j][0].eq(rk[j - 1][0]), rk[j][1].eq(rk[j - 1][1])]
-        self._key_load(m, k, keyed, key_wait, rand)
+        self._seed_and_key(m, k, seeded, keyed, seed_wait, rand)
+        self.probes = {"k": k, "rand": rand}      # for tests in Amaranth's simulator
         return m
 
     def _sboxes(self, m, sbox_in, word_in, gadget):
         """16 state S-boxes and 4 SubWord S-boxes, each with its 34 fresh bits."""
         bits = SCHEDULE.random_bits
-        y = [Signal(128, name=f"y{i}") for i in range(2)]
-        sw = [Signal(32, name=f"sw{i}") for i in range(2)]
+        y = [Signal(128, name=f"y{i}", attrs=share_attrs(i)) for i in range(2)]
+        sw = [Signal(32, name=f"sw{i}", attrs=share_attrs(i)) for i in range(2)]
         lanes = [(bytes_of(sbox_in[0])[b], bytes_of(sbox_in[1])[b]) for b in range(16)] + \
                 [(bytes_of(word_in[0])[b], bytes_of(word_in[1])[b]) for b in range(4)]
         outs = []
@@ -195,23 +217,24 @@ class MaskedAES(wiring.Component):
         m.d.sync += bits.eq(bank.bits)          # one register: every S-box takes a slice of it
         return bits
 
-    def _key_load(self, m, k, keyed, key_wait, rand):
-        """A key reseeds the bank (the key XOR the bank's output) and, after its warm-up,
-        is split into shares with the bank's next bits; with prng off, after the same wait."""
-        took = self.key.valid & self.key.ready
+    def _seed_and_key(self, m, k, seeded, keyed, seed_wait, rand):
+        """A seed (re)seeds the bank (instance i: key ``seed[:80]``, IV ``seed[80:] ^ i``);
+        keys and blocks wait ``SEED_SETUP`` clocks for its warm-up (with prng off, the same
+        wait).  A key is split into shares at its handshake with the bank's bits in the
+        randomness register; the key never enters the bank."""
+        took_seed = self.seed.valid & self.seed.ready
+        took_key = self.key.valid & self.key.ready
         split = rand[GADGET_BITS:GADGET_BITS + 128]
         if self.prng == "on":
             bank = self._bank
-            m.d.comb += [bank.key.eq(self.key.payload[:80] ^ bank.bits[:80]),
-                         bank.iv.eq(self.key.payload[48:] ^ bank.bits[80:160]),
-                         bank.seed.eq(took)]
-        with m.If(took):
-            m.d.sync += [k[0].eq(self.key.payload), k[1].eq(0), keyed.eq(1),
-                         key_wait.eq(KEY_SETUP - 1)]
-        with m.Elif(key_wait != 0):
-            m.d.sync += key_wait.eq(key_wait - 1)
-            with m.If(key_wait == 1):
-                m.d.sync += [k[0].eq(k[0] ^ split), k[1].eq(split)]
+            m.d.comb += [bank.key.eq(self.seed.payload[:80]), bank.iv.eq(self.seed.payload[80:]),
+                         bank.seed.eq(took_seed)]
+        with m.If(took_seed):
+            m.d.sync += [seeded.eq(1), seed_wait.eq(SEED_SETUP - 1)]
+        with m.Elif(seed_wait != 0):
+            m.d.sync += seed_wait.eq(seed_wait - 1)
+        with m.If(took_key):
+            m.d.sync += [k[0].eq(self.key.payload ^ split), k[1].eq(split), keyed.eq(1)]
 
 
 MASKED = Architecture(
