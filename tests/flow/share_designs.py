@@ -73,3 +73,26 @@ def source(kind: str, flatten_parts: bool = False):
     from cipherfab.flow import DesignSource
     return DesignSource(verilog=design(kind), top="top", design={"external": True},
                         cycles_per_block_ecb=1, parts={} if flatten_parts else dict(PARTS))
+
+
+def hpc2() -> str:
+    """Two HPC2 AND gadgets and an XOR on two shares (:class:`cipherfab.hw.masked.MaskedCircuit`,
+    tagged as the masked AES core's S-boxes are), ciphertext registers untagged: top ``top``."""
+    from cipherfab.ciphers.aes.sbox_circuit import Gate
+    from cipherfab.hw.masked import MaskedCircuit
+    gates = [Gate("t", "and", "a", "b"), Gate("u", "xor", "t", "c"), Gate("v", "and", "u", "a")]
+
+    class Top(Elaboratable):
+        def __init__(self):
+            self.x0, self.x1 = Signal(3, name="x0"), Signal(3, name="x1")
+            self.r, self.o = Signal(2, name="r"), Signal(2, name="o")
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.c = c = MaskedCircuit(gates, ("a", "b", "c"), ("u", "v"))
+            m.d.comb += [c.x[0].eq(self.x0), c.x[1].eq(self.x1), c.rand.eq(self.r)]
+            ct0, ct1 = Signal(2, name="ct0"), Signal(2, name="ct1")
+            m.d.sync += [ct0.eq(c.y[0]), ct1.eq(c.y[1]), self.o.eq(ct0 ^ ct1)]
+            return m
+    t = Top()
+    return verilog.convert(t, name="top", ports=[t.x0, t.x1, t.r, t.o])

@@ -14,7 +14,7 @@ from cipherfab.flow import build, cache, shares
 from cipherfab.flow.build import counts_shares
 from cipherfab.flow.devices import get_device
 from flowhelpers import TINY_V, mini_source
-from share_designs import TAGGED_BITS, WIDTH, design, source
+from share_designs import TAGGED_BITS, WIDTH, design, hpc2, source
 
 
 # --- the tags ------------------------------------------------------------------------------------
@@ -104,14 +104,18 @@ def _placed():
         "l_z": _comb("X3/Y1/SLICEB.K0", (32, 10), 24),         # its output with share 0: fine
         "carry": _comb("X4/Y1/SLICEA.K0", (30,), 25, mode="CCU2", FCI=31),  # the carry in: both
         "mux": _comb("X5/Y1/SLICEC.K0", (30,), 26, F1=31, OFX=27),          # F fine, the PFUMX both
+        "l_r": _comb("X6/Y1/SLICEA.K0", (10, 12), 28),         # x0 ^ r into ...
+        "f_rel": _ff("X6/Y1/SLICEA.FF0", 28, 33),              # ... a register tagged 1: relabelled
+        "l_rel": _comb("X6/Y1/SLICEB.K0", (33, 11), 29),       # it with x1: share 1 only
     }
-    nets = {"x0": _net([10], 0), "x1": _net([11]), "r": _net([12]), "y0": _net([30]), "y1": _net([31], 1)}
+    nets = {"x0": _net([10], 0), "x1": _net([11]), "r": _net([12]), "y0": _net([30]), "y1": _net([31], 1),
+            "rel": _net([33], 1)}
     return {"modules": {"top": {"cells": cells, "netnames": nets}}}
 
 
 def test_the_counter_on_a_placed_netlist():
     s = shares.placed_merges(_placed(), {"x1": 2, "y0": 1})    # x1, y0 tagged in synthesis only
-    assert s["tagged_nets_placed"] == 4
+    assert s["tagged_nets_placed"] == 5 and s["relabelled_ffs"] == 1
     assert s["merged_luts"] == 4 and s["merged_luts_first"] == 3      # l_after is below l_mix
     assert s["merged_by_kind"] == {"LUT": 2, "carry": 1, "wide mux": 1} and s["merged_ffs"] == 0
     first = [m["cell"] for m in s["offenders"]]
@@ -124,9 +128,9 @@ def test_the_counter_on_a_placed_netlist():
     # (l_z: share 0 and an untagged register) does not mix
     assert s["merged_slices"] == 5 and s["merged_slices_packing_only"] == 1
     assert s["slice_offenders"][0]["slice"] == "X1/Y1/SLICEA"
-    assert s["merged_tiles"] == 5
+    assert s["merged_tiles"] == 6      # X6/Y1 too: share 0 (l_r) and share 1 (l_rel) in two slices
     line = shares.summary(s)
-    assert line.startswith("merged shares: 4 LUTs, 5 slices (of 9 tagged cells)") and "1 slices by packing alone" in line
+    assert line.startswith("merged shares: 4 LUTs, 5 slices (of 11 tagged cells)") and "1 slices by packing alone" in line
     assert shares.offender_lines(s)[0].startswith("  carry carry at X4/Y1/SLICEA.K0: A=y0 (0), FCI=y1 (1)")
 
 
@@ -192,6 +196,15 @@ def test_a_register_merged_by_synthesis_holds_both_shares():
     s = build(source("same_register"))["shares"]
     assert s["synthesized_bits_with_both_tags"] == WIDTH and s["merged_ffs"] == WIDTH
     assert {m["kind"] for m in s["offenders"]} == {"FF"}
+
+
+def test_hpc2_gadgets_merge_in_no_lut():
+    """The masked core's gadgets: no LUT takes both shares; each Reg[b_j ^ r] (2 gadgets x 2
+    shares) is relabelled, so neither its own input LUT nor the LUT that takes it mixes a slice."""
+    from cipherfab.flow import DesignSource
+    s = build(DesignSource(verilog=hpc2(), top="top", design={"external": True}, cycles_per_block_ecb=1))["shares"]
+    assert s["merged_luts"] == 0 and s["merged_ffs"] == 0 and s["relabelled_ffs"] == 4
+    assert s["merged_slices"] == s["merged_slices_packing_only"]
 
 
 def test_untagged_records_do_not_change(tmp_path):

@@ -25,9 +25,15 @@ its slice's wide-function mux PFUMX/L6MUX21 on the ``OFX`` output, or half a CCU
 or LUT-RAM).  The unit counted is the **slice** (SLICEA-D: 2 LUT4 + 2 FF, one PFUMX, one carry
 chain step, shared clock/enable/reset): the smallest unit the packer fills from unrelated
 logic, and the ECP5 counterpart of a Xilinx slice.  Its PLC tile (the PFU: 4 slices) is counted
-too, as a coarser neighbourhood.  A slice *mixes* when its cells carry domain 0 and domain 1;
-``packing_only`` counts those in which no single cell merges (the packer put a share-0 and a
-share-1 cell side by side).
+too, as a coarser neighbourhood.  A slice *mixes* when its cells carry domain 0 and domain 1:
+a combinational cell the shares of its inputs, a flip-flop its tag.  ``packing_only`` counts
+those in which no single cell merges (the packer put a share-0 and a share-1 cell side by
+side).  A *relabelled* flip-flop, tagged with one share while its data input carries only the
+other (HPC2's ``Reg[b_j ^ r]`` in share ``i``'s gadget: ``b_j`` masked by fresh ``r``, which
+the generator hands to domain ``i``), holds neither share in a slice: it holds a freshly
+masked value, and either tag would call the slice of its own input LUT, or of the LUT that
+takes it, mixed.  Their number is in the record (``relabelled_ffs``); for the LUT count they
+keep their tag.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ ATTRIBUTE = "cipherfab_share"
 BOTH = 3
 OFFENDERS = 20          # cells and slices the record lists (the counts are complete)
 FF = "TRELLIS_FF"
+FF_DATA = ("DI", "M")         # a flip-flop's data inputs (the LUT in front, or the slice's M)
 COMB = "TRELLIS_COMB"
 
 
@@ -247,13 +254,17 @@ def _count(cells, deps, dom, net_name, seed) -> dict:
         for b in bits:
             m |= dom.get(b, 0) if isinstance(b, int) else 0
         return m
-    merged, cell_dom, slices = [], {}, {}
+    merged, cell_dom, slices, relabelled = [], {}, {}, 0
     for c in sorted(cells):
         cell = cells[c]
         conns = cell.get("connections", {})
         if cell.get("type") == FF:
             own = of(conns.get("Q", []))
             hit = [("Q", own)] if own == BOTH else []
+            data = of(b for p in FF_DATA for b in conns.get(p, []))
+            if own and own != BOTH and data and not data & own:
+                relabelled += 1                 # HPC2's Reg[b_j ^ r], tagged i: neither share
+                own = 0
         else:
             own = of(b for ins in deps[c].values() for p in ins for b in conns[p])
             hit = [(o, of(b for p in ins for b in conns[p])) for o, ins in deps[c].items()]
@@ -287,6 +298,7 @@ def _count(cells, deps, dom, net_name, seed) -> dict:
         "merged_luts_first": sum(m["first"] for m in luts),
         "merged_by_kind": {k: sum(m["kind"] == k for m in merged) for k in sorted({m["kind"] for m in merged})},
         "merged_ffs": len(merged) - len(luts),
+        "relabelled_ffs": relabelled,
         "merged_slices": len(mixed),
         "merged_slices_packing_only": len(packing),
         "merged_tiles": sum(m == BOTH for m in tiles.values()),
