@@ -7,7 +7,9 @@ tests/test_cores.py's with ``-m slow`` and ``cipherfab verify --all``'s (the led
 
 import random
 
+import pytest
 from amaranth.sim import Simulator
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.ciphers.aes import reference as ref
 from cipherfab.ciphers.aes.masked import GADGET_BITS, KEY_SETUP, LATENCY, SEED_SETUP, MaskedAES
@@ -69,6 +71,26 @@ def test_masked_core_encrypts_at_its_declared_timing():
     assert seen[0][3].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
     assert seen[0][0] + 1 == SEED_SETUP                     # + the seed's clock
     assert all(s[1] + 1 == KEY_SETUP and s[2] == LATENCY for s in seen), seen   # + the key's clock
+
+
+@pytest.mark.parametrize("glitch_test", ["hpc2-unregistered", "refresh-recombined"])
+def test_glitch_test_modes_still_encrypt(glitch_test):
+    """The glitch test modes leak through glitches only: they compute AES (FIPS-197's example,
+    then random blocks under a random key, against ``cryptography``) at the same timing."""
+    dut = MaskedAES(prng="on", glitch_test=glitch_test)
+    rng = random.Random(glitch_test)
+    key = rng.randbytes(16)
+    jobs = [(FIPS_KEY, FIPS_PT)] + [(key, rng.randbytes(16)) for _ in range(3)]
+    seen = run(dut, rng.getrandbits(160), jobs)
+    want = [Cipher(algorithms.AES(k), modes.ECB()).encryptor().update(p) for k, p in jobs]
+    assert [s[3] for s in seen] == want
+    assert seen[0][3].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
+    assert seen[0][0] + 1 == SEED_SETUP and all(s[2] == LATENCY for s in seen), seen
+
+
+def test_glitch_test_modes_need_the_prng():
+    with pytest.raises(ValueError, match="--glitch-test needs --prng on"):
+        MaskedAES(prng="off", glitch_test="hpc2-unregistered")
 
 
 def bank_first_bits(seed: int, lo: int, n: int) -> int:

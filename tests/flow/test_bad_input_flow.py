@@ -183,6 +183,10 @@ TABLE = [
     (["build", "aes", "--arch", "key_specific", "--key", "zz" * 16], "a 128-bit key is 32 hex digits"),
     (["build", "aes", "--arch", "key_specific", "--key", ""], "--key '': a 128-bit key is 32 hex digits"),
     (["build", "aes", "--key", KEY], "--key does not apply"),
+    (["build", "aes", "--arch", "masked", "--prng", "off", "--glitch-test", "hpc2-unregistered"],
+     "aes masked: --glitch-test needs --prng on"),
+    (["build", "aes", "--arch", "masked", "--glitch-test", "hpc2"], "--glitch-test 'hpc2' is not supported; choose from none, hpc2-unregistered"),
+    (["build", "aes", "--glitch-test", "none"], "--glitch-test does not apply"),
     (["build", "aes", "--arch", "warp"], "--arch 'warp' is not supported"),
     (["build", "des"], "unknown cipher 'des'"),
     # --- build: output paths (checked before anything, the cache included) --------------------------

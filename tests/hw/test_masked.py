@@ -29,9 +29,10 @@ def test_the_schedule_places_each_and_one_clock_after_its_first_operand():
     assert s.latency == 7
 
 
-@pytest.mark.parametrize("random_bits", [True, False], ids=["prng", "zeros"])
-def test_two_shares_give_the_sbox_every_clock(random_bits):
-    dut = MaskedCircuit(GATES, INPUTS, OUTPUTS)
+@pytest.mark.parametrize("random_bits, unregistered", [(True, False), (False, False), (True, True)],
+                         ids=["prng", "zeros", "unregistered-test-mode"])
+def test_two_shares_give_the_sbox_every_clock(random_bits, unregistered):
+    dut = MaskedCircuit(GATES, INPUTS, OUTPUTS, unregistered=unregistered)
     lat, n = dut.schedule.latency, 600
     rng = random.Random(7)
     xs = [x for x in range(256)] + [rng.randrange(256) for _ in range(n - 256)]

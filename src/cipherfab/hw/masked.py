@@ -12,7 +12,9 @@ is first-order glitch-robust probing secure as a whole, whatever the wiring.  Wi
     c1 = Reg[a1 & Reg[b1]] ^ Reg[~a1 & Reg[r]] ^ Reg[a1 & Reg[b0 ^ r]]
 
 so ``c0 ^ c1 = a & b``.  ``b`` is taken one clock before ``a``; ``c`` follows two clocks
-after ``b``.
+after ``b``.  ``unregistered=True`` is a **test mode** that drops the three product
+registers (``c_i = Reg[a_i & Reg[b_i] ^ ~a_i & Reg[r] ^ a_i & Reg[b_j ^ r]]``, the same
+latency): first-order secure at zero delay, not with glitches.
 
 :class:`MaskedCircuit` places the gates of a gate list (:mod:`cipherfab.ciphers.aes.
 sbox_circuit`) in pipeline stages: the inputs at stage 0; an XOR at the later of its
@@ -73,8 +75,9 @@ class MaskedCircuit(wiring.Component):
     """``x`` (shares ``x[0]``, ``x[1]``; bit k is input k of the list) to ``y`` after
     ``latency`` clocks; ``rand``: one fresh bit per AND gate, every clock."""
 
-    def __init__(self, gates, inputs, outputs):
+    def __init__(self, gates, inputs, outputs, unregistered: bool = False):
         self.schedule = s = Schedule(gates, inputs, outputs)
+        self.unregistered = unregistered
         super().__init__({"x": In(len(s.inputs)).array(SHARES),
                           "y": Out(len(s.outputs)).array(SHARES),
                           "rand": In(max(1, s.random_bits))})
@@ -111,7 +114,7 @@ class MaskedCircuit(wiring.Component):
                 if g.op == "and":
                     n, t, a, b = ands[g.out]
                     m.d.comb += v.eq(_hpc2_share(m, i, g.out, at(a, i, t + 1), at(b, i, t),
-                                                 at(b, 1 - i, t), self.rand[n]))
+                                                 at(b, 1 - i, t), self.rand[n], self.unregistered))
                 else:
                     st = s.stage[g.out]
                     flip = int(g.op == "xnor" and i == 0)      # a constant goes to share 0 only
@@ -123,9 +126,13 @@ class MaskedCircuit(wiring.Component):
         return m
 
 
-def _hpc2_share(m: Module, i: int, name: str, a_i, b_i, b_j, r):
+def _hpc2_share(m: Module, i: int, name: str, a_i, b_i, b_j, r, unregistered: bool = False):
     """Share ``i`` of HPC2's ``a & b`` (``b`` at stage t, ``a`` at t + 1; this returns the
-    XOR of three registers at stage t + 2)."""
+    XOR of three registers at stage t + 2).  ``unregistered`` (a TEST MODE): one register
+    of the XOR of the three products instead, ``a_i`` kept as a wire (``keep``) so that
+    synthesis makes the register's input one LUT4 of ``a_i``, ``Reg b_i``, ``Reg r`` and
+    ``Reg(b_j ^ r)``: every settled value is still masked, but that LUT's glitches show
+    ``a_i & b``."""
     def reg(value, what, tag=True):
         q = Signal(name=f"{name}_s{i}_{what}", attrs=share_attrs(i) if tag else {})
         m.d.sync += q.eq(value)
@@ -133,4 +140,8 @@ def _hpc2_share(m: Module, i: int, name: str, a_i, b_i, b_j, r):
     rr = reg(r, "r", tag=False)           # the random bit, registered (one per share)
     bb = reg(b_i, "b")
     br = reg(b_j ^ r, "bxr")              # the other share of b, masked by r
+    if unregistered:
+        a = Signal(name=f"{name}_s{i}_a", attrs={**share_attrs(i), "keep": 1})
+        m.d.comb += a.eq(a_i)
+        return reg((a & bb) ^ (~a & rr) ^ (a & br), "c")
     return reg(a_i & bb, "ab") ^ reg(~a_i & rr, "u") ^ reg(a_i & br, "v")

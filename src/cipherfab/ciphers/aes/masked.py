@@ -55,7 +55,7 @@ from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
 from ...hw.masked import MaskedCircuit, Schedule, share_attrs
-from ...registry import Architecture, Param
+from ...registry import Architecture, Param, Rule
 from ...hw.trivium import MAX_WIDTH, WARMUP, TriviumBank
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
@@ -74,6 +74,18 @@ SEED_SETUP = -(-WARMUP // MAX_WIDTH) + 2   # the bank's warm-up, its first bits 
 KEY_SETUP = 1                              # the key is split at its handshake: a block next clock
 
 
+GLITCH_NEEDS_PRNG = ("--glitch-test needs --prng on (a glitch test mode shows what glitches reveal "
+                     "of masked values; with prng off nothing is masked)")
+GLITCH_TESTS = {
+    "none": "",
+    "hpc2-unregistered": "every HPC2 gadget without its three product registers (one LUT4 of a_i, "
+                         "Reg b_i, Reg r, Reg(b_j ^ r) into one register): masked at zero delay, its "
+                         "glitches show a_i & b",
+    "refresh-recombined": "the key refresh at a new block makes share 0 as k0 ^ k1 ^ refresh in one LUT "
+                          "(share 1: refresh): masked at zero delay, its glitches show the key",
+}
+
+
 def random_bits_per_block() -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
     return {"used": MASK_BITS + NR * GADGET_BITS, "generated": NR * (GADGET_BITS + MASK_BITS)}
@@ -83,15 +95,23 @@ class MaskedAES(wiring.Component):
     """AES-128 encryption, two shares, HPC2 S-boxes, Trivium randomness (``prng="off"``:
     a test mode with no randomness, which leaks)."""
 
-    def __init__(self, key_bits: int = 128, direction: str = "encrypt", prng: str = "on"):
+    def __init__(self, key_bits: int = 128, direction: str = "encrypt", prng: str = "on",
+                 glitch_test: str = "none"):
         if key_bits != 128 or direction != "encrypt":
             raise ValueError("the masked core is AES-128 encryption")
         if prng not in ("on", "off"):
             raise ValueError(f"prng is 'on' or 'off' (a test mode), not {prng!r}")
-        self.prng = prng
+        if glitch_test not in GLITCH_TESTS:
+            raise ValueError(f"glitch_test is one of {', '.join(GLITCH_TESTS)}, not {glitch_test!r}")
+        if glitch_test != "none" and prng == "off":
+            raise ValueError(GLITCH_NEEDS_PRNG)
+        self.prng, self.glitch_test = prng, glitch_test
+        params = {"key_bits": 128, "direction": "encrypt", "prng": prng}
+        if glitch_test != "none":           # the default keeps the existing points' names
+            params["glitch_test"] = glitch_test
         bits = random_bits_per_block()
         super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="masked", params={"key_bits": 128, "direction": "encrypt", "prng": prng},
+            cipher="aes", arch="masked", params=params,
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
@@ -99,7 +119,9 @@ class MaskedAES(wiring.Component):
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
             notes=(f"first-order masked (2 shares, HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
-                   + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else ""),),
+                   + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else "")
+                   + (f"; TEST MODE glitch-test={glitch_test}: {GLITCH_TESTS[glitch_test]}"
+                      if glitch_test != "none" else ""),),
         )))
 
     def elaborate(self, platform):
@@ -156,6 +178,9 @@ class MaskedAES(wiring.Component):
         # -- what the S-boxes take this clock: the arriving block's next round, or a new
         # block (its shares and the key's, refreshed), or zero shares --------------------
         fresh = [k[i] ^ refresh for i in range(2)]
+        if self.glitch_test == "refresh-recombined":      # TEST MODE: one LUT sees k0 and k1
+            fresh = [Signal(128, name="fresh0", attrs={**share_attrs(0), "keep": 1}), refresh]
+            m.d.comb += fresh[0].eq(k[0] ^ k[1] ^ refresh)
         with m.If(going_on):
             for i in range(2):
                 m.d.comb += [sbox_in[i].eq(middle[i]), word_in[i].eq(rot_word(words_of(rk_next[i])[3]))]
@@ -183,7 +208,7 @@ class MaskedAES(wiring.Component):
                 [(bytes_of(word_in[0])[b], bytes_of(word_in[1])[b]) for b in range(4)]
         outs = []
         for n, (x0, x1) in enumerate(lanes):
-            box = MaskedCircuit(GATES, INPUTS, OUTPUTS)
+            box = MaskedCircuit(GATES, INPUTS, OUTPUTS, unregistered=self.glitch_test == "hpc2-unregistered")
             m.submodules[f"sbox{n}" if n < 16 else f"key_sbox{n - 16}"] = box
             m.d.comb += [box.x[0].eq(x0), box.x[1].eq(x1), box.rand.eq(gadget[bits * n:bits * (n + 1)])]
             outs.append(box.y)
@@ -237,6 +262,13 @@ class MaskedAES(wiring.Component):
             m.d.sync += [k[0].eq(self.key.payload ^ split), k[1].eq(split), keyed.eq(1)]
 
 
+class _TestModeParam(Param):
+    """A parameter whose values have dashes: top-module names take them as underscores."""
+
+    def tag(self, value) -> str:
+        return str(value).replace("-", "_")
+
+
 MASKED = Architecture(
     name="masked",
     summary="first-order masked (2 shares): 16 + 4 HPC2 S-boxes closed on themselves, on-core "
@@ -248,8 +280,13 @@ MASKED = Architecture(
         Param("prng", ("on", "off"), "on",
               "on: fresh randomness from the on-core Trivium bank; off: a TEST MODE with no "
               "randomness (the shares are (x, 0): unmasked, it leaks)"),
+        _TestModeParam("glitch_test", tuple(GLITCH_TESTS), "none",
+                       "none, or a TEST MODE still masked at zero delay but not with glitches: "
+                       + "; ".join(f"{k}: {v}" for k, v in GLITCH_TESTS.items() if v),
+                       quiet_default=True),
     ),
-    # the prng-off test mode runs in verify --all (each masked point compiles for about a minute)
+    rules=(Rule(GLITCH_NEEDS_PRNG, lambda v: v["prng"] == "off" and v["glitch_test"] != "none"),),
+    # the test modes run in verify --all (each masked point compiles for about a minute)
     test_points=({"key_bits": 128, "direction": "encrypt", "prng": "on"},),
     paper="beyond the papers: issue 20 (HPC2, Cassiers et al. 2021; Boyar-Peralta S-box circuit)",
 )
