@@ -75,9 +75,10 @@ def source(kind: str, flatten_parts: bool = False):
                         cycles_per_block_ecb=1, parts={} if flatten_parts else dict(PARTS))
 
 
-def hpc2() -> str:
+def hpc2(unregistered: bool = False) -> str:
     """Two HPC2 AND gadgets and an XOR on two shares (:class:`cipherfab.hw.masked.MaskedCircuit`,
-    tagged as the masked AES core's S-boxes are), ciphertext registers untagged: top ``top``."""
+    tagged as the masked AES core's S-boxes are), ciphertext registers untagged: top ``top``;
+    ``unregistered``: the circuit's test mode without the gadgets' product registers."""
     from cipherfab.ciphers.aes.sbox_circuit import Gate
     from cipherfab.hw.masked import MaskedCircuit
     gates = [Gate("t", "and", "a", "b"), Gate("u", "xor", "t", "c"), Gate("v", "and", "u", "a")]
@@ -89,7 +90,7 @@ def hpc2() -> str:
 
         def elaborate(self, platform):
             m = Module()
-            m.submodules.c = c = MaskedCircuit(gates, ("a", "b", "c"), ("u", "v"))
+            m.submodules.c = c = MaskedCircuit(gates, ("a", "b", "c"), ("u", "v"), unregistered=unregistered)
             m.d.comb += [c.x[0].eq(self.x0), c.x[1].eq(self.x1), c.rand.eq(self.r)]
             ct0, ct1 = Signal(2, name="ct0"), Signal(2, name="ct1")
             m.d.sync += [ct0.eq(c.y[0]), ct1.eq(c.y[1]), self.o.eq(ct0 ^ ct1)]

@@ -207,6 +207,17 @@ def test_hpc2_gadgets_merge_in_no_lut():
     assert s["merged_slices"] == s["merged_slices_packing_only"]
 
 
+def test_hpc2_without_its_registers_is_no_merge_of_shares():
+    """What the count does not see: HPC2's test mode without its product registers has one LUT
+    of a_i, Reg b_i, Reg r and Reg(b_j ^ r): its glitches show a & b through r and b_j ^ r
+    (randomness and a value masked by it), but no cell takes share 0 and share 1: the robust
+    probing model is what sees it."""
+    from cipherfab.flow import DesignSource
+    s = build(DesignSource(verilog=hpc2(unregistered=True), top="top", design={"external": True},
+                           cycles_per_block_ecb=1))["shares"]
+    assert s["merged_luts"] == 0 and s["relabelled_ffs"] == 4
+
+
 def test_untagged_records_do_not_change(tmp_path):
     (tmp_path / "tiny.v").write_text(TINY_V)
     from cipherfab.flow import DesignSource
