@@ -225,7 +225,7 @@ def test_untagged_records_do_not_change(tmp_path):
     assert "shares" not in rec and "shares" not in rec["times"]
 
 
-def test_a_cached_record_without_the_count_is_rebuilt():
+def test_a_cached_record_without_the_count_or_with_an_older_one_is_rebuilt():
     src = source("separate")
     rec = build(src)
     raw = cache.load(rec["build_key"])
@@ -234,6 +234,10 @@ def test_a_cached_record_without_the_count_is_rebuilt():
     again = build(src)
     assert again["cached"] is False and again["shares"]["merged_luts"] == 0
     assert build(src)["cached"] is True
+    raw = cache.load(rec["build_key"])
+    raw["shares"]["version"] = shares.VERSION - 1          # counted by older rules
+    cache.store(rec["build_key"], raw)
+    assert build(src)["cached"] is False
 
 
 def test_build_prints_the_count_and_exits_0(tmp_path, capsys):

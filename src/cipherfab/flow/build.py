@@ -222,7 +222,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
                   router=opts.router, freq=FREQ_TARGET_MHZ,
                   **{k: v for k, v in opts.changed().items() if k != "router"})
     raw = cache.load(k) if use_cache else None
-    stale = raw is not None and counts_shares(source, dev) and "shares" not in raw
+    stale = raw is not None and counts_shares(source, dev) \
+        and raw.get("shares", {}).get("version") != shares.VERSION      # not counted, or by older rules
     if raw is not None and not (paths and "worst_paths" not in raw["timing"]) and not stale:
         stage(f"seed {seed}: found in the build cache (measured {raw['measured_at']}); no tool runs")
         return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths, key=k)

@@ -46,6 +46,8 @@ from pathlib import Path
 from ..errors import CipherfabError
 
 ATTRIBUTE = "cipherfab_share"
+#: the counting rules' version: a cached count of another version is counted again (a rebuild)
+VERSION = 1
 #: a domain set as a bit mask: share 0 = 1, share 1 = 2, both = 3
 BOTH = 3
 OFFENDERS = 20          # cells and slices the record lists (the counts are complete)
@@ -291,6 +293,7 @@ def _count(cells, deps, dom, net_name, seed) -> dict:
     luts = [m for m in merged if m["kind"] != "FF"]
     merged.sort(key=lambda m: (not m["first"], m["cell"]))
     return {
+        "version": VERSION,
         "attribute": ATTRIBUTE,
         "tagged_nets_placed": sum(1 for m in seed.values() if m),
         "tagged_cells": len(cell_dom),
