@@ -82,6 +82,8 @@ def workspace(tmp_path_factory):
     (ws / "full" / "keep.txt").write_text("someone's file\n")
     (ws / "empty").mkdir()
     (ws / "tiny.v").write_text(TINY_V)
+    (ws / "badtag.v").write_text(TINY_V.replace("  reg [7:0] acc;", '  (* cipherfab_share = "2" *) reg [7:0] acc;'))
+    (ws / "notag.v").write_text(TINY_V.replace("  reg [7:0] acc;", "  (* cipherfab_share *) reg [7:0] acc;"))
     return ws
 
 
@@ -220,6 +222,13 @@ TABLE = [
      "--bitstream needs a generated core"),
     # --- build: external cores ----------------------------------------------------------------------
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "0"], "--cycles-per-block: must be >= 1"),
+    # --- build: share tags (merged shares), checked before synthesis --------------------------------
+    (["build", "--verilog", "badtag.v", "--top", "tiny", "--cycles-per-block", "1"],
+     'Verilog line 2: cipherfab_share = "2": a share index is "0" or "1"'),
+    (["build", "--verilog", "notag.v", "--top", "tiny", "--cycles-per-block", "1", "--no-cache"],
+     'Verilog line 2: cipherfab_share without a value: a share index is "0" or "1"'),
+    (["build", "--verilog", "badtag.v", "--top", "tiny", "--cycles-per-block", "1", "--seeds", "2"],
+     'cipherfab_share = "2"'),
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "10000000000"],
      "--cycles-per-block: must be <= 1000000000"),
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "1", "--latency", "0"],

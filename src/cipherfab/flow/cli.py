@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import CipherfabError
 from ..argtypes import between
 from ..progress import stage, stages
-from . import paths, show_paths
+from . import paths, shares, show_paths
 from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
@@ -242,7 +242,7 @@ def summary_rows(rec: dict) -> list[tuple[str, str]]:
                     + (f"; key_clk at its own Fmax {_fmt(p['key_clock_fmax_mhz'], ' MHz')}"
                        if p.get("key_clock_fmax_mhz") else "") + ")" if ks_ns is not None else "")))
     stages = ("elaborate", "synthesize", "place", "route", "pack") + (("paths",) if s.get("paths") else ()) \
-        + ("total",)
+        + (("shares",) if "shares" in s else ()) + ("total",)
     rows.append(("time", ", ".join(f"{k} {_fmt(s.get(k), ' s')}" for k in stages)
                  + (f" (cached): times of the original build, measured {rec.get('measured_at') or 'at an unknown time'}"
                     if rec.get("cached") else "")))
@@ -363,10 +363,21 @@ def _run_build(args) -> int:
     except ImportError:
         for k, v in summary_rows(rec):
             print(f"{k:12} {v}")
+    _print_shares(rec, source, device)
     if args.paths is not None:
         print("\n" + show_paths.check_line(rec["timing"]))
         print("\n".join(show_paths.lines(rec["timing"]["worst_paths"])))
     return 0
+
+
+def _print_shares(rec: dict, source: DesignSource, device: Device) -> None:
+    """A tagged core's merged-shares line and its first offenders (a measurement: the exit
+    code stays 0 whatever the count); a tagged core on a device without the count, a note."""
+    if "shares" in rec:
+        for line in [shares.summary(rec["shares"])] + shares.offender_lines(rec["shares"]):
+            print(line)
+    elif shares.tagged(source.verilog):
+        stage(f"merged shares: not counted on {device.name} (ECP5 placed designs only)")
 
 
 def seeds_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
@@ -397,6 +408,9 @@ def _run_seeds(args, source, device) -> int:
     widths = [max(len(r[i]) for r in [headers] + rows) for i in range(len(headers))]
     for r in [headers] + rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    for r in doc["records"]:
+        if "shares" in r:
+            print(f"seed {r['seed']}: {shares.summary(r['shares'])}")
     cached = [r["seed"] for r in doc["records"] if r.get("cached")]
     if cached:
         print(f"cached (measured before, not rebuilt): seeds {', '.join(map(str, cached))}")

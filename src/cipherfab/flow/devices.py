@@ -36,7 +36,7 @@ class Device:
         return not self.pnr_flags
 
     def supports(self, what: str) -> bool:
-        """``paths``, ``bitstream``, ``synth_options``: see :class:`~cipherfab.flow.families.Family`."""
+        """``paths``, ``bitstream``, ``synth_options``, ``shares``: see :class:`~cipherfab.flow.families.Family`."""
         return what in self.kind.supports and not self.synthesis_only
 
     def describe(self) -> dict:

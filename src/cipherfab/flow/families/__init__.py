@@ -37,7 +37,8 @@ class Family:
     #: nextpnr bel type -> the name a user knows, for "does not fit" messages
     resource_names: dict = field(default_factory=dict)
     #: "paths" (worst routed paths from nextpnr's SDF), "bitstream" (in-context builds),
-    #: "synth_options" (synth_ecp5's -abc9 / -nowidelut switches)
+    #: "synth_options" (synth_ecp5's -abc9 / -nowidelut switches), "shares" (merged shares of a
+    #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()
