@@ -182,3 +182,13 @@ def test_a_design_without_the_core_ports_is_refused():
     with pytest.raises(CipherfabError, match="has no port block_in"):
         robust_core.assess(net, Info, b"\x01", b"\x01", 10)
 
+
+
+def test_the_reports_robust_table_is_what_its_script_writes():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parents[2] / "docs" / "results" / "leakage" / "robust" / "table.py"
+    spec = importlib.util.spec_from_file_location("robust_table", path)
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    assert table.rows() in table.REPORT.read_text(), "run python docs/results/leakage/robust/table.py --write"
