@@ -204,14 +204,17 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
     table_bytes, memory_limit = 0, _memory_limit()
     active = set()
     for t in range(p.start, p.start + p.window):
+        # with transitions, the clock before is the window's too: the first clock's is the one
+        # that took the key (unshared on its port: outside the window, as for hd and toggle)
+        before = transitions and t > p.start
         hot = set(np.nonzero(tainted[t])[0])
-        if transitions:
+        if before:
             hot |= set(np.nonzero(tainted[t - 1])[0])
         for pi, probe in enumerate(net.probes):
             if hot.isdisjoint(probe.extended):
                 continue
             cur = tuple(s for s in probe.extended if varying[t, s])
-            prev = tuple(s for s in probe.extended if varying[t - 1, s]) if transitions else ()
+            prev = tuple(s for s in probe.extended if varying[t - 1, s]) if before else ()
             if not cur and not prev:
                 continue
             active.add(pi)
