@@ -46,3 +46,12 @@ def replace_file(out: Path, name: str, write) -> None:
     identical run at once, or a stop, never leaves half a file."""
     with atomic(out / name, prefix=f".{name}-") as tmp, open(tmp, "wb") as f:
         write(f)
+
+
+def save_figure(out: Path, name: str, fig) -> None:
+    """``fig`` as a PNG ``name`` in ``out`` (atomically), then closed."""
+    import matplotlib.pyplot as plt
+    try:
+        replace_file(out, name, lambda f: fig.savefig(f, dpi=110, format="png"))
+    finally:
+        plt.close(fig)

@@ -15,7 +15,7 @@ from ..errors import CipherfabError
 from ..registry import add_core_arguments, params_from_args
 from ..sim.leakage import MODELS, PIECE, THRESHOLD, LeakageModel, assess, check_core, describe_t, run_key
 from ..sim.verilated import cache_dir_default
-from .leakage_args import check_out, hex_block, replace_file
+from .leakage_args import check_out, hex_block, replace_file, save_figure
 
 FIPS_KEY = "000102030405060708090a0b0c0d0e0f"
 FIPS_PT = "00112233445566778899aabbccddeeff"
@@ -194,8 +194,5 @@ def _write_files(out: Path, a, args, seconds: float) -> None:
     right.set_xscale("log")
     fig.suptitle(f"{a.top}: {args.test}, {args.model} model")
     fig.tight_layout()
-    try:
-        replace_file(out, "t.png", lambda f: fig.savefig(f, dpi=110, format="png"))
-    finally:
-        plt.close(fig)
+    save_figure(out, "t.png", fig)
     print(f"wrote {out / 'results.json'} and {out / 't.png'}")

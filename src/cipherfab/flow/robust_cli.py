@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import CipherfabError
 from ..sim.robust import THRESHOLD
 from ..sim.robust_engine import BATCH, MAX_BITS
-from .leakage_args import check_out, hex_block, replace_file
+from .leakage_args import check_out, hex_block, replace_file, save_figure
 
 #: the files ``--out`` writes
 OUT_FILES = ("results.json", "p.png")
@@ -124,10 +124,7 @@ def _write(out: Path, r, args, seconds: float, top: str, net) -> None:
         ax.legend()
         ax.set_title(f"{top}: robust probing")
         fig.tight_layout()
-        try:
-            replace_file(out, "p.png", lambda f: fig.savefig(f, dpi=110, format="png"))
-        finally:
-            plt.close(fig)
+        save_figure(out, "p.png", fig)
     except OSError as e:
         raise CipherfabError(f"cannot write {out}: {e.strerror or e}") from None
     print(f"wrote {out / 'results.json'} and {out / 'p.png'}")
