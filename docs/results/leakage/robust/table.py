@@ -14,6 +14,7 @@ REPORT = HERE.parent / "report.md"
 #: name -> (what, the options after `cipherfab leakage aes`)
 RUNS = {
     "masked": ("masked (`--prng on`)", "--arch masked --model robust --traces 1000000 -j 2"),
+    "masked-transitions": ("masked, with transitions", "--arch masked --model robust --transitions --traces 1000000 -j 2"),
     "iterative": ("unmasked iterative", "--model robust --traces 102400 -j 2"),
     "prng-off": ("masked, `--prng off` (test mode)", "--arch masked --prng off --model robust --traces 102400 -j 2"),
     "hpc2-unregistered": ("masked, `--glitch-test hpc2-unregistered`",
