@@ -44,8 +44,8 @@ import time
 from pathlib import Path
 
 from ..errors import CipherfabError
+from ..sim.robust import SHARE_ATTRIBUTE as ATTRIBUTE, tag_value
 
-ATTRIBUTE = "cipherfab_share"
 #: the counting rules' version: a cached count of another version is counted again (a rebuild)
 VERSION = 1
 #: a domain set as a bit mask: share 0 = 1, share 1 = 2, both = 3
@@ -73,19 +73,6 @@ def check_source(verilog: str) -> None:
             line = verilog.count("\n", 0, m.start()) + 1
             shown = f"{ATTRIBUTE} = {m.group(2)}" if m.group(1) else f"{ATTRIBUTE} without a value"
             raise CipherfabError(f"Verilog line {line}: {shown}: a share index is \"0\" or \"1\"")
-
-
-def tag_value(name: str, raw) -> int:
-    """The domain mask of one netname's ``cipherfab_share`` attribute as Yosys JSON writes it
-    (a string ``"0"``/``"1"`` padded with a space, or an integer as 32 binary digits)."""
-    text = raw if isinstance(raw, str) else None
-    if text is not None and text.endswith(" ") and text.strip() in ("0", "1"):
-        return 1 << int(text.strip())
-    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) in (0, 1):
-        return 1 << int(text, 2)                  # an integer attribute: 0 or 1
-    if text in ("0", "1"):
-        return 1 << int(text)
-    raise CipherfabError(f"net {name}: {ATTRIBUTE} is {str(raw).strip()!r}: a share index is \"0\" or \"1\"")
 
 
 def _bit_name(base: str, i: int, width: int, offset: int, upto: bool) -> str:

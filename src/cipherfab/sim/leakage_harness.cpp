@@ -188,31 +188,27 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
         // then the trace key, as a device reseeds after reset.  A core without one takes a key
         // drawn from that stream first (a core whose generators are reseeded through its key
         // port moves away from its reset state; one without generators just takes two keys).
-        auto load_key = [&](const uint8_t* key) {
-            put(m->key, key, KEY_BYTES);
-            m->key_valid = 1;
+        // hold valid until the core takes the transfer (its payload already put)
+        auto transfer = [&](auto& valid, const auto& ready, const char* what) {
+            valid = 1;
             for (int64_t guard = 0;; ++guard) {
                 settle();
-                bool hs = m->key_ready;
+                bool hs = ready;
                 tick();
                 if (hs) break;
-                if (guard > 100000) throw std::runtime_error("the core never took the key");
+                if (guard > 100000) throw std::runtime_error(std::string("the core never took the ") + what);
             }
-            m->key_valid = 0;
+            valid = 0;
+        };
+        auto load_key = [&](const uint8_t* key) {
+            put(m->key, key, KEY_BYTES);
+            transfer(m->key_valid, m->key_ready, "key");
         };
 #if SEED_BITS
         uint8_t seed[(SEED_BITS + 7) / 8];
         for (auto& b : seed) b = (uint8_t)rng();
         put(m->seed, seed, (int)sizeof seed);
-        m->seed_valid = 1;
-        for (int64_t guard = 0;; ++guard) {
-            settle();
-            bool hs = m->seed_ready;
-            tick();
-            if (hs) break;
-            if (guard > 100000) throw std::runtime_error("the core never took the seed");
-        }
-        m->seed_valid = 0;
+        transfer(m->seed_valid, m->seed_ready, "seed");
 #else
         uint8_t start_key[KEY_BYTES];
         for (int i = 0; i < KEY_BYTES; ++i) start_key[i] = (uint8_t)rng();

@@ -66,6 +66,19 @@ class Leak:
     mlog10p: float
 
 
+def tag_value(name: str, raw) -> int:
+    """The domain mask of one netname's ``cipherfab_share`` attribute as Yosys JSON writes it
+    (a string ``"0"``/``"1"`` padded with a space, or an integer as 32 binary digits)."""
+    text = raw if isinstance(raw, str) else None
+    if text is not None and text.endswith(" ") and text.strip() in ("0", "1"):
+        return 1 << int(text.strip())
+    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) in (0, 1):
+        return 1 << int(text, 2)                  # an integer attribute: 0 or 1
+    if text in ("0", "1"):
+        return 1 << int(text)
+    raise CipherfabError(f"net {name}: {SHARE_ATTRIBUTE} is {str(raw).strip()!r}: a share index is \"0\" or \"1\"")
+
+
 class Netlist:
     """A flattened ``synth_ecp5`` netlist (Yosys ``write_json``) ready to probe and simulate."""
 
@@ -91,9 +104,10 @@ class Netlist:
             for i, b in enumerate(net["bits"]):
                 if isinstance(b, int) and b not in names:
                     names[b] = name if len(net["bits"]) == 1 else f"{name}[{i}]"
-                share = str(net.get("attributes", {}).get(SHARE_ATTRIBUTE, "")).strip()
-                if isinstance(b, int) and share:
-                    self.share[b] = share
+                raw = net.get("attributes", {}).get(SHARE_ATTRIBUTE)
+                if isinstance(b, int) and raw is not None:
+                    mask = tag_value(name, raw)
+                    self.share[b] = "".join(str(i) for i in (0, 1) if mask >> i & 1)
                 if isinstance(b, int) and not net.get("hide_name", 0):
                     parts = name.split(".")[:-1]
                     self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))

@@ -95,8 +95,7 @@ def plan(net: Netlist, comp: Compiled, info, key: bytes, plaintext: bytes, windo
         steps.append(("seed", [SRC_ENTROPY + j for j in range(info.seed_bits)]))
     if info.key_interface == "stream":
         steps.append(("key", [SRC_SECRET + j for j in range(info.key_bits)]))
-    block = [*_bits(plaintext, info.block_bits)]
-    steps.append(("block_in", block))
+    steps.append(("block_in", _bits(plaintext, info.block_bits)))
     out = Plan(st)
     at = 1
     for port, payload in steps:
@@ -114,10 +113,8 @@ def plan(net: Netlist, comp: Compiled, info, key: bytes, plaintext: bytes, windo
             st.source[clock + 1:, st.column(net, "block_in_key")] = 0
         out.handshakes[port] = clock
         at = clock + 1
-        if port != "block_in" and at + window + info.key_setup_cycles + 64 > st.source.shape[0]:
-            grow = at + window + info.key_setup_cycles + 64 - st.source.shape[0]
-            st.source = np.concatenate([st.source, np.repeat(st.source[-1:], grow, axis=0)])
-            st.xor = np.concatenate([st.xor, np.repeat(st.xor[-1:], grow, axis=0)])
+        if port != "block_in":
+            st.extend(at + window + info.key_setup_cycles + 64 - st.source.shape[0])
     out.start, out.window = out.handshakes["block_in"], window
     st.source, st.xor = st.source[:out.start + window], st.xor[:out.start + window]
     return out
@@ -139,8 +136,7 @@ def _handshake(net, comp, st, ready: str, at: int, seed: int) -> int:
             return at + int(ones[0])
         if st.source.shape[0] > MAX_WAIT:
             raise CipherfabError(f"{ready} stayed low for {MAX_WAIT:,} clocks")
-        st.source = np.concatenate([st.source, np.repeat(st.source[-1:], st.source.shape[0], axis=0)])
-        st.xor = np.concatenate([st.xor, np.repeat(st.xor[-1:], st.xor.shape[0], axis=0)])
+        st.extend(st.source.shape[0])
 
 
 @dataclass
@@ -245,32 +241,31 @@ def assess(net: Netlist, info, key: bytes, plaintext: bytes, simulations: int, w
     out = engine.run(tests, cps, threads=threads, progress=tick) if tests else \
         {"mlog10p": np.zeros((len(cps), 0)), "g": np.zeros(0), "df": np.zeros(0, int)}
     ml = out["mlog10p"]
-    keys = list(index)
+    keys = list(index)                 # test -> (clock, observed now, observed one clock before)
     leaks = []
     final = ml[-1] if len(tests) else np.zeros(0)
     limit = family_threshold(len(tests))
     for ti in np.argsort(-final)[:report]:
         if final[ti] <= limit:
             break
-        t, cur, prev = keys[ti]
-        first = next(c for c, row in zip(cps, ml[:, ti]) if row > limit) if (ml[:, ti] > limit).any() else None
         probe = net.probes[owners[ti][0]]
-        leaks.append({"clock": t - p.start, "mlog10p": round(float(final[ti]), 2), "g": round(float(out["g"][ti]), 1),
-                      "df": int(out["df"][ti]), "first_failing": first, "cell": probe.cell.lstrip("\\"),
-                      "pin": probe.pin, "part": probe.part, "net": probe.net, "probes": len(owners[ti]),
-                      "observes": [net.names[s] for s in cur] + [f"{net.names[s]}@-1" for s in prev]})
+        leaks.append({**_describe(net, keys[ti], probe, final[ti], p.start), "g": round(float(out["g"][ti]), 1),
+                      "df": int(out["df"][ti]), "first_failing": next(c for c, row in zip(cps, ml[:, ti]) if row > limit),
+                      "pin": probe.pin, "net": probe.net, "probes": len(owners[ti])})
+    worst = None
+    if len(tests):                     # the worst test, leaking or not
+        w = int(np.argmax(final))
+        worst = _describe(net, keys[w], net.probes[owners[w][0]], final[w], p.start)
     return Result(cps[-1], cps, [float(r.max()) if r.size else 0.0 for r in ml], len(tests), len(active),
                   untestable, leaks, p.handshakes, p.window, time.perf_counter() - t0,
                   {"probes": len(net.probes), "stable": len(net.stable), "ops": len(comp.op_out),
                    "flip_flops": len(comp.ff_q), "threads": threads, "transitions": transitions,
                    "tests_over_5": int((final > THRESHOLD).sum()),
-                   "worst": _worst(net, keys, owners, final, p.start) if len(tests) else None})
+                   "worst": worst})
 
 
-def _worst(net, keys, owners, final, start) -> dict:
-    """The test with the largest statistic, leaking or not."""
-    ti = int(np.argmax(final))
-    t, cur, prev = keys[ti]
-    probe = net.probes[owners[ti][0]]
-    return {"clock": t - start, "mlog10p": round(float(final[ti]), 2), "cell": probe.cell.lstrip("\\"),
+def _describe(net, key, probe, mlog10p, start) -> dict:
+    """A test as the report names it: its window clock, statistic, first probe and what it observes."""
+    t, cur, prev = key
+    return {"clock": t - start, "mlog10p": round(float(mlog10p), 2), "cell": probe.cell.lstrip("\\"),
             "part": probe.part, "observes": [net.names[s] for s in cur] + [f"{net.names[s]}@-1" for s in prev]}

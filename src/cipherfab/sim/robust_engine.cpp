@@ -96,19 +96,8 @@ struct Rng {                         // xoshiro256**, seeded by splitmix64
     }
 };
 
-inline u64 lut(uint16_t t, u64 a, u64 b, u64 c, u64 d) {
-    u64 v[8];
-    for (int j = 0; j < 8; j++) {
-        u64 lo = (t >> (2 * j)) & 1 ? ~0ull : 0, hi = (t >> (2 * j + 1)) & 1 ? ~0ull : 0;
-        v[j] = lo ^ ((lo ^ hi) & a);
-    }
-    for (int j = 0; j < 4; j++) v[j] = v[2 * j] ^ ((v[2 * j] ^ v[2 * j + 1]) & b);
-    v[0] = v[0] ^ ((v[0] ^ v[1]) & c);
-    v[1] = v[2] ^ ((v[2] ^ v[3]) & c);
-    return v[0] ^ ((v[0] ^ v[1]) & d);
-}
-
-// lut() over W words, the table's constants hoisted out of the loop (vectorizes)
+// A LUT over W words: table bit (a + 2b + 4c + 8d) as a tree of 2:1 muxes, a first, its
+// constants hoisted out of the word loop (vectorizes)
 inline void eval_lut(uint16_t t, const u64* __restrict a, const u64* __restrict b, const u64* __restrict c,
                      const u64* __restrict d, u64* __restrict out, int W) {
     u64 lo[8], x[8];

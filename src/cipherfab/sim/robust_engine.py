@@ -87,6 +87,10 @@ def _table(fn, n: int) -> int:
     return sum(1 << row for row in range(16) if (row >> n) == 0 and fn(*[(row >> j) & 1 for j in range(n)]))
 
 
+#: a 2:1 mux as an op: inputs (when 0, when 1, select)
+MUX2 = _table(lambda a, b, s: b if s else a, 3)
+
+
 def _init(value) -> int:
     """A parameter's bits (Yosys writes binary strings; ``x`` bits, undefined, read 0)."""
     s = str(value).strip()
@@ -120,8 +124,9 @@ def compile_netlist(net: Netlist) -> Compiled:
 
     ops: list[tuple[list[int], int, int]] = []
 
-    def op(ins, out, table):
+    def op(ins, out, table) -> int:
         ops.append(([*ins, *[0] * (4 - len(ins))], out, table))
+        return out
 
     for b in net.stable:
         n(b)
@@ -133,9 +138,9 @@ def compile_netlist(net: Netlist) -> Compiled:
         if kind == "LUT4":
             op([pin(x) for x in "ABCD"], pin("Z"), _init(cell["parameters"]["INIT"]) & 0xFFFF)
         elif kind == "PFUMX":
-            op([pin("ALUT"), pin("BLUT"), pin("C0")], pin("Z"), _table(lambda a, b, s: a if s else b, 3))
+            op([pin("BLUT"), pin("ALUT"), pin("C0")], pin("Z"), MUX2)
         elif kind == "L6MUX21":
-            op([pin("D0"), pin("D1"), pin("SD")], pin("Z"), _table(lambda a, b, s: b if s else a, 3))
+            op([pin("D0"), pin("D1"), pin("SD")], pin("Z"), MUX2)
         elif kind == "CCU2C":
             p = cell["parameters"]
             carry = pin("CIN")
@@ -157,10 +162,8 @@ def compile_netlist(net: Netlist) -> Compiled:
             for i in range(4):                         # read: a tree of 2:1 muxes on RAD
                 level = [mem[4 * w + i] for w in range(16)]
                 for j in range(4):
-                    last = j == 3
-                    level = [op([level[2 * m], level[2 * m + 1], rad[j]],
-                                o := (pin("DO", i) if last and c.get("DO") else temp()),
-                                _table(lambda a, b, s: b if s else a, 3)) or o for m in range(len(level) // 2)]
+                    out = lambda: pin("DO", i) if j == 3 and c.get("DO") else temp()   # noqa: E731
+                    level = [op([level[2 * m], level[2 * m + 1], rad[j]], out(), MUX2) for m in range(len(level) // 2)]
         else:
             raise CipherfabError(f"cell {cname}: {kind} is not combinational")
     for cname, conn, p in net.ffs:
@@ -213,6 +216,12 @@ class Stimulus:
         bits = [b for port in net.inputs.values() for b in port]
         return cls(bits, np.zeros((clocks, len(bits)), dtype=np.int32), np.full((clocks, len(bits)), -1, np.int32),
                    np.asarray(secret_fixed, dtype=np.uint8), n_entropy)
+
+    def extend(self, clocks: int) -> None:
+        """``clocks`` more clocks (none if 0 or less), each as the last."""
+        if clocks > 0:
+            self.source = np.concatenate([self.source, np.repeat(self.source[-1:], clocks, axis=0)])
+            self.xor = np.concatenate([self.xor, np.repeat(self.xor[-1:], clocks, axis=0)])
 
     def column(self, net: Netlist, port: str) -> list[int]:
         if port not in net.inputs:
