@@ -190,6 +190,16 @@ def test_a_fail_exits_1_and_notes_go_to_stderr(argv, code, last, capsys):
     (["leakage", "aes", "--traces", "10", "--out", "/sys/kernel"], "--out /sys/kernel: cannot write there"),
     (["leakage", "aes", "--traces", "10", "--out", "{tmp}/taken"], "{tmp}/taken/results.json is there and is not a file"),
     (["leakage", "aes", "--traces", "10", "--arch", "iterative", "--out", "{tmp}/png"], "{tmp}/png/t.png is there"),
+    # --model robust and its options, refused before the netlist is made
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--order", "2"], "--order 2 is for hd and toggle"),
+    (["leakage", "aes", "--traces", "10", "--transitions"], "--transitions goes with --model robust"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--noise", "1"], "--noise is for hd and toggle"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--test", "fixed-vs-fixed"], "fixed-vs-random keys only"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--fixed", "00"], "'00' has 8 bits, not 128"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--trace-key", "zz"], "'zz' is not hex"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--arch", "key_specific"],
+     "leakage runs cores with a key stream and one clock"),
+    (["leakage", "aes", "--traces", "10", "--model", "robust", "--out", "{tmp}/rpng"], "{tmp}/rpng/p.png is there"),
 ])
 def test_bad_input_is_one_line(argv, words, capsys, tmp_path, monkeypatch):
     from cipherfab.flow import leakage_cli
@@ -197,9 +207,12 @@ def test_bad_input_is_one_line(argv, words, capsys, tmp_path, monkeypatch):
     def no_work(*a, **k):
         raise AssertionError("a core was compiled before the refusal")
     monkeypatch.setattr(leakage_cli, "LeakageModel", no_work)
+    from cipherfab.flow import robust_netlist
+    monkeypatch.setattr(robust_netlist, "synthesized", no_work)
     (tmp_path / "file").write_text("")
     (tmp_path / "taken" / "results.json").mkdir(parents=True)
     (tmp_path / "png" / "t.png").mkdir(parents=True)
+    (tmp_path / "rpng" / "p.png").mkdir(parents=True)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     assert main(argv) == 2
     out, err = capsys.readouterr()

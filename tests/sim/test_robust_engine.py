@@ -157,21 +157,6 @@ def test_the_unmasked_core_fails_and_the_report_names_probes(capsys, tmp_path):
     assert rec["first_failing"] == 4096 and rec["leaks"][0]["observes"] and rec["handshakes"]["block_in"] > 0
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--model", "robust", "--order", "2"], "--order 2 is for hd and toggle"),
-    (["--transitions"], "--transitions goes with --model robust"),
-    (["--model", "robust", "--noise", "1"], "--noise is for hd and toggle"),
-    (["--model", "robust", "--test", "fixed-vs-fixed"], "fixed-vs-random keys only"),
-    (["--model", "robust", "--fixed", "00"], "'00' has 8 bits, not 128"),
-    (["--model", "robust", "--trace-key", "zz"], "'zz' is not hex"),
-    (["--model", "robust", "--arch", "key_specific"], "leakage runs cores with a key stream and one clock"),
-])
-def test_bad_robust_options_are_one_line(argv, words, capsys):
-    assert main(["leakage", "aes", "--traces", "10", *argv]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and len(err.strip().splitlines()) == 1 and words in err, err
-
-
 def test_a_design_without_the_core_ports_is_refused():
     text, top, _, _ = gadget("dom_and")
     net = synthesized(text, top, "rtlil")
