@@ -176,7 +176,7 @@ BAD = [
     (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a"]}, [], 0, 4), "at least 2 simulations"),
     (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a"]}, [], 1, 1), "at least 2 simulations"),
     (lambda: synthesized("module m(); endmodule", "m", language="vhdl"), "unknown source language"),
-    (lambda: synthesized("module m(input a); syntax error", "m"), "synthesis for the robust model failed"),
+    (lambda: synthesized("module m(input a); syntax error", "m"), "synthesis for the robust and toggle models failed"),
 ]
 
 

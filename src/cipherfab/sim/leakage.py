@@ -1,16 +1,16 @@
 """Leakage assessment in simulation: the fixed-vs-random Welch t-test (TVLA) on power traces
-estimated from the Verilated core.
+estimated from the simulated core.
 
 The models: ``hd``, each clock's sample is the Hamming distance of every register of the
-core between the clock edges before and after it, the bits its flip-flops switch; ``toggle``,
-the same over every output of the synthesized ECP5 netlist's cells (LUTs, wide-function
-muxes, carry chains and flip-flops), each sampled once a clock after it settled.  Gaussian
-noise of ``noise`` sigma is added if asked.  Both are zero-delay: they do not model glitches
-(a LUT output's transient values inside a clock), routing, coupling or placement (what a
-board measures; see docs/guide/leakage.md).  The registers
-are found in the Verilog (every ``always @(posedge clk)`` assignment) and made readable by a
-Verilator configuration (``public_flat_rd``); traces are made and folded into per-clock
-central moments in C++ (``leakage_harness.cpp``), one process per ``jobs``, no trace files.
+core between the clock edges before and after it, the bits its flip-flops switch (here, on
+the Verilated core); ``toggle``, the same over every cell output of the synthesized ECP5
+netlist (:mod:`.toggle`, on the robust model's C++ engine).  Gaussian noise of ``noise``
+sigma is added if asked.  Both are zero-delay: they do not model glitches (a LUT output's
+transient values inside a clock), routing, coupling or placement (what a board measures; see
+docs/guide/leakage.md).  The registers are found in the Verilog (every ``always @(posedge
+clk)`` assignment) and made readable by a Verilator configuration (``public_flat_rd``);
+traces are made and folded into per-clock central moments in C++ (``leakage_harness.cpp``),
+one process per ``jobs``, no trace files.
 
 The test: two groups of traces under one key, the fixed plaintext and random plaintexts (or a
 second fixed one), interleaved at random.  The window ends before the clock edge that writes
@@ -89,25 +89,22 @@ def check_core(top: str, info) -> None:
 
 
 class LeakageModel:
-    """A core (Verilog text, top, declaration) compiled for leakage traces: its registers
-    (``hd``), or, given ``probe_bits``, a synthesized netlist whose ``cf_probe`` output carries
-    that many cell outputs (``toggle``: :mod:`cipherfab.flow.netlist_probe`)."""
+    """A core (Verilog text, top, declaration) compiled for the ``hd`` model's traces."""
 
-    def __init__(self, verilog: str, top: str, info, cache_dir=None, probe_bits: int | None = None):
+    def __init__(self, verilog: str, top: str, info, cache_dir=None):
         check_core(top, info)
         self.top, self.info = top, info
         text, _ = fold(verilog)
-        self.probe_bits = probe_bits
-        self.registers = [] if probe_bits else registers(text)
-        if not (self.registers or probe_bits):
+        self.registers = registers(text)
+        if not self.registers:
             raise CipherfabError(f"{top}: no registers found in its Verilog")
         cflags = [*CXX_FLAGS, f"-DKEY_BITS={info.key_bits}", f"-DBLOCK_BITS={info.block_bits}",
-                  *([f"-DPROBE_BITS={probe_bits}"] if probe_bits else []),
                   *([f"-DSEED_BITS={info.seed_bits}"] if info.seed_bits else [])]
-        vlt = config(self.registers) if self.registers else "`verilator_config\n"
+        vlt = config(self.registers)
         digest = hashlib.sha256("\0".join([text, top, vlt, HARNESS.read_text(), *cflags]).encode()).hexdigest()[:32]
         cache = Path(cache_dir) if cache_dir else cache_dir_default()
         self.library = cache / f"leak-{digest}.so"
+        self.identity = self.library.name          # what a run's saved pieces are named after
         if not self.library.exists():
             cache.mkdir(parents=True, exist_ok=True)
             fd, conf = tempfile.mkstemp(dir=cache, prefix=f"leak-{digest}-", suffix=".vlt")
@@ -282,7 +279,7 @@ def _save_piece(save: Path, i: int, result) -> None:
 def run_key(model: LeakageModel, *parts) -> str:
     """A name for a run's saved pieces: the compiled model, the piece size and every argument
     that shapes the traces (key, blocks, trace count, window, seed, noise)."""
-    text = "\0".join([model.library.name, f"piece {PIECE}",
+    text = "\0".join([model.identity, f"piece {PIECE}",
                        *(p.hex() if isinstance(p, bytes) else repr(p) for p in parts)])
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 

@@ -1,7 +1,6 @@
 // Power traces of a Verilated cipherfab core, and the moments of a fixed-vs-random test
 // (see cipherfab/sim/leakage.py).  Built with a Verilator config that makes the core's
-// registers public (public_flat_rd), or, with PROBE_BITS defined, from a synthesized netlist
-// whose cf_probe output port carries every cell output; the model class is Vcore.  KEY_BITS, BLOCK_BITS come
+// registers public (public_flat_rd); the model class is Vcore.  KEY_BITS, BLOCK_BITS come
 // from -D flags; the core has a key stream (key, key_valid, key_ready), and with SEED_BITS > 0
 // an entropy input (seed, seed_valid, seed_ready) that must take a seed after reset.
 //
@@ -123,11 +122,6 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
 
         std::vector<Var> vars;
         std::size_t total = 0;
-#ifdef PROBE_BITS
-        // the netlist's cf_probe port: every LUT, mux and flip-flop output of the netlist
-        vars.push_back({(const uint8_t*)&m->cf_probe, sizeof(m->cf_probe)});
-        total = sizeof(m->cf_probe);
-#else
         // every public variable of every scope: the registers the config made public
         for (const auto& scope : *ctx->scopeNameMap()) {
             const VerilatedVarNameMap* vm = scope.second->varsp();
@@ -140,7 +134,6 @@ extern "C" __attribute__((visibility("default"))) int cf_leak(CfLeak* r) {
                 total += bytes;
             }
         }
-#endif
         r->registers = (int64_t)vars.size();
         if (vars.empty()) throw std::runtime_error("no public registers in the model");
         // Each variable's last value in slots of its width (words of 8 bytes for wide ones, the

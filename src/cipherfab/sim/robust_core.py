@@ -73,9 +73,17 @@ def check(info) -> None:
 
 
 def plan(net: Netlist, comp: Compiled, info, key: bytes, plaintext: bytes, window: int | None,
-         seed: int = 1) -> Plan:
-    """Find each handshake clock by pilot runs (the same in every simulation, or refused)."""
+         seed: int = 1, secret: str = "key", second: bytes | None = None) -> Plan:
+    """Find each handshake clock by pilot runs (the same in every simulation, or refused).
+    ``secret``: what differs between the groups, the key (``key`` is its fixed value) or the
+    block (``plaintext`` is); ``second``: the other group's fixed value (else uniform)."""
     check(info)
+    if secret not in ("key", "block"):
+        raise CipherfabError(f"the secret is the key or the block, not {secret!r}")
+    width = info.key_bits if secret == "key" else info.block_bits
+    hidden = [SRC_SECRET + j for j in range(width)]
+    key_bits = hidden if secret == "key" else _bits(key, info.key_bits)
+    block_bits = _bits(plaintext, info.block_bits) if secret == "key" else hidden
     window = window or max(1, info.latency - 1)
     horizon = 2 + info.seed_setup_cycles + info.key_setup_cycles + 64
     need = {"rst", "block_in", "block_in_valid", "block_in_ready", "block_out_ready"}
@@ -87,15 +95,17 @@ def plan(net: Netlist, comp: Compiled, info, key: bytes, plaintext: bytes, windo
     missing = sorted(need - ports)
     if missing:
         raise CipherfabError(f"the netlist of {net.top} has no port {missing[0]} (a cipherfab core's ports are expected)")
-    st = Stimulus.empty(net, horizon + window, _bits(key, info.key_bits), info.seed_bits)
+    st = Stimulus.empty(net, horizon + window, _bits(key if secret == "key" else plaintext, width), info.seed_bits)
+    if second is not None:
+        st.secret_second = np.asarray(_bits(second, width), dtype=np.uint8)
     st.source[0, st.column(net, "rst")] = 1
     st.source[:, st.column(net, "block_out_ready")] = 1
     steps = []
     if info.seed_bits:
         steps.append(("seed", [SRC_ENTROPY + j for j in range(info.seed_bits)]))
     if info.key_interface == "stream":
-        steps.append(("key", [SRC_SECRET + j for j in range(info.key_bits)]))
-    steps.append(("block_in", _bits(plaintext, info.block_bits)))
+        steps.append(("key", key_bits))
+    steps.append(("block_in", block_bits))
     out = Plan(st)
     at = 1
     for port, payload in steps:
@@ -103,7 +113,7 @@ def plan(net: Netlist, comp: Compiled, info, key: bytes, plaintext: bytes, windo
         if port == "block_in" and info.key_interface == "per_block":
             if "block_in_key" not in net.inputs:
                 raise CipherfabError(f"the netlist of {net.top} has no port block_in_key")
-            st.source[at:, st.column(net, "block_in_key")] = [SRC_SECRET + j for j in range(info.key_bits)]
+            st.source[at:, st.column(net, "block_in_key")] = key_bits
         st.source[at:, valid] = 1
         st.source[at:, data[:len(payload)]] = payload
         clock = _handshake(net, comp, st, f"{port}_ready", at, seed)

@@ -48,6 +48,7 @@ struct RobustProgram {
     const uint8_t* secret_fixed;
     int32_t n_entropy;
     uint64_t seed;
+    const uint8_t* secret_second;    // the other group's secret (fixed-vs-fixed), or null: uniform
 };
 
 // stimulus sources: 0/1 constant, SRC_SECRET + j, SRC_ENTROPY + j, SRC_FRESH
@@ -157,7 +158,8 @@ struct Sim {
         for (int j = 0; j < p.n_secret; j++)
             for (int w = 0; w < W; w++) {
                 u64 fixed = p.secret_fixed[j] ? ~0ull : 0;
-                secret[(size_t)j * W + w] = (group[w] & fixed) | (~group[w] & rng.next());
+                u64 other = p.secret_second ? (p.secret_second[j] ? ~0ull : 0) : rng.next();
+                secret[(size_t)j * W + w] = (group[w] & fixed) | (~group[w] & other);
             }
         for (int j = 0; j < p.n_entropy; j++)
             for (int w = 0; w < W; w++) entropy[(size_t)j * W + w] = rng.next();
@@ -371,6 +373,50 @@ int robust_trace(const RobustProgram* p, int32_t words, int64_t batch, int32_t n
         s.comb();
         for (int i = 0; i < n_obs; i++)
             std::memcpy(values + ((size_t)c * n_obs + i) * words, s.at(obs[i]), words * sizeof(u64));
+        s.clock_edge();
+    }
+    return 0;
+}
+
+// The toggle model: each simulation's count of observed nets whose value changed from clock
+// c - 1 to clock c, for c = first .. first + n_samples - 1 (first >= 1), into
+// counts[sample][simulation]; the counts are summed bit-sliced (a ripple counter per word).
+int robust_toggle(const RobustProgram* p, int32_t words, int64_t batch, int32_t n_obs, const int32_t* obs,
+                  int32_t first, int32_t n_samples, uint32_t* counts, u64* group) {
+    if (first < 1 || first + n_samples > p->clocks) return 1;
+    const int W = words;
+    int planes = 1;
+    while ((1ll << planes) <= n_obs) planes++;
+    Sim s(*p, words, false);
+    Rng rng(batch_seed(p->seed, batch));
+    s.start(rng);
+    std::memcpy(group, s.group.data(), W * sizeof(u64));
+    std::vector<u64> prev((size_t)n_obs * W), cnt((size_t)planes * W);
+    for (int c = 0; c < first + n_samples; c++) {
+        s.inputs(c, rng);
+        s.comb();
+        if (c >= first) {
+            std::fill(cnt.begin(), cnt.end(), 0);
+            for (int i = 0; i < n_obs; i++) {
+                const u64 *cur = s.at(obs[i]), *pr = &prev[(size_t)i * W];
+                for (int w = 0; w < W; w++)
+                    for (u64 x = cur[w] ^ pr[w], b = 0; x; b++) {
+                        u64& plane = cnt[b * W + w];
+                        u64 carry = plane & x;
+                        plane ^= x;
+                        x = carry;
+                    }
+            }
+            uint32_t* out = counts + (size_t)(c - first) * 64 * W;
+            for (int w = 0; w < W; w++)
+                for (int i = 0; i < 64; i++) {
+                    uint32_t v = 0;
+                    for (int b = 0; b < planes; b++) v |= (uint32_t)((cnt[(size_t)b * W + w] >> i) & 1) << b;
+                    out[64 * w + i] = v;
+                }
+        }
+        if (c >= first - 1)
+            for (int i = 0; i < n_obs; i++) std::memcpy(&prev[(size_t)i * W], s.at(obs[i]), W * sizeof(u64));
         s.clock_edge();
     }
     return 0;

@@ -42,7 +42,7 @@ class _Program(ctypes.Structure):
                 ("ff_lsr", ctypes.c_void_p), ("ff_flags", ctypes.c_void_p), ("clocks", ctypes.c_int32),
                 ("n_inputs", ctypes.c_int32), ("in_net", ctypes.c_void_p), ("stim", ctypes.c_void_p),
                 ("n_secret", ctypes.c_int32), ("secret_fixed", ctypes.c_void_p), ("n_entropy", ctypes.c_int32),
-                ("seed", ctypes.c_uint64)]
+                ("seed", ctypes.c_uint64), ("secret_second", ctypes.c_void_p)]
 
 
 class _Tests(ctypes.Structure):
@@ -204,12 +204,14 @@ class Stimulus:
     """What every input bit is in every clock: ``source[clock, input]`` is 0 or 1, a secret
     bit (``SRC_SECRET + j``), an entropy bit held for the whole simulation
     (``SRC_ENTROPY + j``) or fresh (``SRC_FRESH``); ``xor[clock, input]`` an entropy bit
-    XORed in (a share) or -1.  The secret is ``secret_fixed`` in the fixed group."""
+    XORed in (a share) or -1.  The secret is ``secret_fixed`` in the fixed group, and
+    ``secret_second`` in the other if given (fixed-vs-fixed; else uniform)."""
     inputs: list                  # Yosys bits of the input ports, in column order
     source: np.ndarray            # [clocks, inputs] int32
     xor: np.ndarray
     secret_fixed: np.ndarray      # uint8 bits
     n_entropy: int
+    secret_second: np.ndarray | None = None
 
     @classmethod
     def empty(cls, net: Netlist, clocks: int, secret_fixed, n_entropy: int) -> "Stimulus":
@@ -249,7 +251,7 @@ def _library() -> ctypes.CDLL:
                 raise CipherfabError(f"compiling the robust engine failed: {(r.stderr.strip().splitlines() or ['?'])[0]}")
             os.replace(out, lib)
     dll = ctypes.CDLL(str(lib))
-    for fn in ("robust_pilot", "robust_trace", "robust_run"):
+    for fn in ("robust_pilot", "robust_trace", "robust_toggle", "robust_run"):
         getattr(dll, fn).restype = ctypes.c_int
     return dll
 
@@ -264,13 +266,16 @@ class Engine:
                       compiled.ff_ce, compiled.ff_lsr, compiled.ff_flags]
         self.in_net = np.array([compiled.net(b) for b in stim.inputs], dtype=np.int32)
         both = np.ascontiguousarray(np.stack([stim.source, stim.xor], axis=2).astype(np.int32))
-        self._keep += [self.in_net, both, stim.secret_fixed]
+        second = None if stim.secret_second is None else np.asarray(stim.secret_second, dtype=np.uint8)
+        if second is not None and len(second) != len(stim.secret_fixed):
+            raise CipherfabError("the second fixed secret and the fixed one differ in width")
+        self._keep += [self.in_net, both, stim.secret_fixed, second]
         c = compiled
         self.prog = _Program(c.n_nets, len(c.op_out), _ptr(c.op_in), _ptr(c.op_out), _ptr(c.op_table),
                              len(c.ff_q), _ptr(c.ff_q), _ptr(c.ff_d), _ptr(c.ff_ce), _ptr(c.ff_lsr),
                              _ptr(c.ff_flags), stim.source.shape[0], len(self.in_net), _ptr(self.in_net),
                              _ptr(both), len(stim.secret_fixed), _ptr(stim.secret_fixed), stim.n_entropy,
-                             seed & (2 ** 64 - 1))
+                             seed & (2 ** 64 - 1), None if second is None else _ptr(second))
 
     def pilot(self, nets: list[int], words: int = WORDS) -> np.ndarray:
         """``[clock, net]`` flags of one batch: 1 some simulation saw 1, 2 some saw 0, 4 tainted."""
@@ -287,6 +292,19 @@ class Engine:
         self.lib.robust_trace(ctypes.byref(self.prog), words, batch, len(obs), _ptr(obs), _ptr(vals), _ptr(group))
         unpack = lambda a: np.unpackbits(a.view(np.uint8), axis=-1, bitorder="little").astype(bool)  # noqa: E731
         return unpack(vals), unpack(group)
+
+    def toggle(self, nets: list[int], first: int, samples: int, batch: int = 0,
+               words: int = WORDS) -> tuple[np.ndarray, np.ndarray]:
+        """(``[sample, simulation]`` counts of ``nets`` whose value changed from clock
+        ``first + i - 1`` to ``first + i``, the fixed group as booleans) of batch ``batch``."""
+        obs = np.array(nets, dtype=np.int32)
+        counts = np.zeros((samples, 64 * words), dtype=np.uint32)
+        group = np.zeros(words, dtype=np.uint64)
+        if self.lib.robust_toggle(ctypes.byref(self.prog), words, batch, len(obs), _ptr(obs), first, samples,
+                                  _ptr(counts), _ptr(group)):
+            raise CipherfabError(f"robust engine: toggle samples {first}..{first + samples - 1} are not within "
+                                 f"1..{self.prog.clocks - 1}")
+        return counts, np.unpackbits(group.view(np.uint8), bitorder="little").astype(bool)
 
     def run(self, tests: list[tuple[int, list[tuple[int, bool]]]], checkpoints: list[int], threads: int = 1,
             words: int = WORDS, tables: bool = False, progress=None) -> dict:
