@@ -158,6 +158,13 @@ TABLE = [
     (["build", "aes", "--seeds", "3", "--workdir", "w"], "--workdir keeps one build's files: it does not apply with --seeds"),
     (["build", "aes", "--device", "xcv", "--seeds", "3"], "--seeds applies to place and route: xcv is synthesis only"),
     (["build", "aes", "--bitstream", "new", "--placer", "sa"], "--placer does not apply to --bitstream builds"),
+    (["build", "aes", "--share-placement", "apart"], "argument --share-placement: invalid choice: 'apart'"),
+    (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "1", "--share-placement", "free"],
+     "--share-placement free applies to masked (share-tagged) cores placed on ECP5; tiny on ecp5-85k has no share tags"),
+    (["build", "aes", "--device", "xc7", "--share-placement", "free"],
+     "--share-placement applies to place and route: xc7 is synthesis only"),
+    (["build", "aes", "--bitstream", "new", "--share-placement", "free"],
+     "--share-placement does not apply to --bitstream builds"),
     (["build", "aes", "--bitstream", "new", "--no-widelut"], "--widelut does not apply to --bitstream builds"),
     (["build", "aes", "--bitstream", "new", "--seeds", "2"], "--seeds does not apply to --bitstream builds"),
     (["build", "aes", "--timeout", "0"], "argument --timeout: must be > 0 seconds, got 0"),
@@ -303,6 +310,20 @@ def test_bad_input_is_one_line_before_any_work(argv, needle, workspace, monkeypa
 
 
 # ------------------------------------------------------------------------ beyond the table
+
+def test_share_placement_on_a_generated_core_without_tags_is_refused_before_any_tool(monkeypatch, capsys):
+    """Whether a generated core carries share tags is known from its Verilog: refused after
+    the generator, before any tool runs."""
+    def fail(*args, **kwargs):
+        raise AssertionError("a tool ran before the refusal")
+    monkeypatch.setattr(tools, "run", fail)
+    assert main(["build", "aes", "--share-placement", "free", "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.splitlines()[0].startswith("build [0.0 s]: elaborating")
+    line = err.splitlines()[-1]
+    assert len(err.splitlines()) == 2 and line.endswith("--share-placement free applies to masked (share-tagged) cores placed on ECP5; "
+                         "aes_iterative_128_encrypt_lut on ecp5-85k has no share tags")
+
 
 def faked_tools(monkeypatch, seen: list):
     """tools.run as ecppack and ecpunpack would answer (a bitstream, a read-back), recording

@@ -159,15 +159,15 @@ def test_build_hands_every_option_to_the_tools(monkeypatch, tmp_path):
         seen["synth"] = options
         return {"stat": {}, "cells": {}, "totals": {}, "parts": {}, "seconds": 1.0, "version": "Yosys"}
 
-    def place_and_route(device, workdir, seed, router, timeout, placer):
-        seen["pnr"] = (seed, router, placer)
+    def place_and_route(device, workdir, seed, router, timeout, placer, between=None):
+        seen["pnr"] = (seed, router, placer, between)
         raise Stop
     monkeypatch.setattr(build_mod, "synthesize", synthesize)
     monkeypatch.setattr(build_mod, "place_and_route", place_and_route)
     with pytest.raises(Stop):
         build_mod.build(mini_source(), seed=7, placer="sa", router="router2", abc9=False,
                         widelut=False, use_cache=False, workdir=tmp_path)
-    assert seen == {"synth": FlowOptions("sa", "router2", False, False), "pnr": (7, "router2", "sa")}
+    assert seen == {"synth": FlowOptions("sa", "router2", False, False), "pnr": (7, "router2", "sa", None)}
 
 
 def test_record_flow_section_names_every_option_also_for_old_cache_entries():
@@ -177,6 +177,6 @@ def test_record_flow_section_names_every_option_also_for_old_cache_entries():
                 "keep_hierarchy": [], "pack": None}
     got = build_mod.flow_section(old_flow, FlowOptions(), ECP5, 3)
     assert got == {**old_flow, "placer": "heap", "router": "router1", "abc9": True, "widelut": True,
-                   "flatten": False, "retime": False, "seed": 3}
+                   "flatten": False, "share_placement": "separate", "retime": False, "seed": 3}
     xc7 = build_mod.flow_section({}, FlowOptions(), get_device("xc7"), 1)
     assert (xc7["placer"], xc7["router"], xc7["seed"]) == (None, None, None)

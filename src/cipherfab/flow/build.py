@@ -14,7 +14,7 @@ from .. import __version__
 from .. import cache as cache_layout
 from ..progress import stage
 from ..errors import CipherfabError
-from . import cache, parse, record, shares, tools, worst_paths
+from . import cache, parse, record, share_place, shares, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
 from .options import NAMES as FLOW_OPTIONS, FlowOptions
@@ -66,7 +66,9 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     router = opts.router
     if not dev.synthesis_only:
         stage(f"place and route ({dev.kind.nextpnr.removeprefix('yowasp-')}, seed {seed})")
-        pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer)
+        separate = counts_shares(source, dev) and opts.share_placement == "separate"
+        pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer,
+                              between=(lambda d: share_place.run(d, source.top)) if separate else None)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
     if pnr and clock is None:
@@ -84,6 +86,9 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     if pnr and counts_shares(source, dev):
         stage("merged shares: the placed LUTs and slices holding both shares of a value")
         merged = shares.measure(wd, source.top)
+        merged["placement"] = opts.share_placement
+        if "between" in pnr:
+            merged["separation"] = pnr.pop("between")
     ver = {"yosys": syn["version"], "packages": tools.package_versions(tools_needed(dev))}
     if pnr:
         ver["nextpnr"] = tools.version_string(dev.kind.nextpnr, cache_layout.tools_file())
@@ -179,7 +184,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
           workdir: str | Path | None = None, router: str | None = None, speed: int | None = None,
           timeout: float | None = None, placer: str | None = None, abc9: bool | None = None,
           widelut: bool | None = None, paths: int | None = None,
-          flatten: bool | None = None) -> dict:
+          flatten: bool | None = None, share_placement: str | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
@@ -187,7 +192,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     timing-driven (an iterative AES-128 measured 102 MHz with router2 against
     128 MHz with router1 on ecp5-85k), so choose it explicitly for sweeps of
     very large cores and compare like with like.  ``placer``, ``abc9``,
-    ``widelut`` and ``flatten`` are the other flow options (:mod:`.options`; None = the default flow,
+    ``widelut``, ``flatten`` and ``share_placement`` are the other flow options (:mod:`.options`; None = the default flow,
     whose tool arguments and cache key are those of builds before the options existed;
     the record's ``flow`` section names every option used).  ``workdir``
     keeps the tool files and logs there; by default a temporary directory is
@@ -202,8 +207,12 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     process's times mixed with this one's.
     """
     dev = _device(device, speed)
-    opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten)
+    opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten,
+                          share_placement=share_placement)
     opts.check(dev)
+    if "share_placement" in opts.changed() and not counts_shares(source, dev):
+        raise CipherfabError(f"--share-placement {opts.share_placement} applies to masked (share-tagged) cores "
+                             f"placed on ECP5; {source.top} on {dev.name} has no share tags")
     if timeout is not None and not timeout > 0:
         raise CipherfabError(f"timeout must be > 0 seconds, got {timeout}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:

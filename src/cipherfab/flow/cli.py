@@ -15,7 +15,7 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS
+from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -52,6 +52,10 @@ def register(subparsers) -> None:
     f.add_argument("--router", choices=ROUTERS,
                    help="nextpnr router (default router1, timing-driven; router2 is faster on big designs)")
     add_flow_arguments(f)
+    f.add_argument("--share-placement", choices=SHARE_PLACEMENTS,
+                   help="masked (share-tagged) cores on ECP5: move one share's cells out of every "
+                        "tile (PFU) holding both before routing (default separate), or place them as "
+                        "any design (free)")
     f.add_argument("--seeds", type=between(1, SEEDS_MAX, "each seed is a full place and route"), metavar="N",
                    help="place and route with N seeds (from --seed, default 1) and report each, "
                         "the median of the N and the best of the N")
@@ -285,9 +289,9 @@ def _check_json(args) -> None:
 def _check_flow(args, device: Device) -> None:
     """Options that do not apply to this device or mode."""
     if device.synthesis_only:
-        for flag in ("router", "seed", "placer", "seeds"):
+        for flag in ("router", "seed", "placer", "seeds", "share_placement"):
             if getattr(args, flag) is not None:
-                raise CipherfabError(f"--{flag} applies to place and route: {device.name} is synthesis only")
+                raise CipherfabError(f"--{flag.replace('_', '-')} applies to place and route: {device.name} is synthesis only")
     if not device.supports("synth_options"):
         for flag in ECP5_ONLY:
             if getattr(args, flag) is not None:
@@ -299,7 +303,7 @@ def _check_flow(args, device: Device) -> None:
                                  "build measures the core")
         for flag in [name for name in FLOW_OPTIONS if name != "router"] + ["seeds"]:
             if getattr(args, flag) is not None:
-                raise CipherfabError(f"--{flag} does not apply to --bitstream builds (they use the "
+                raise CipherfabError(f"--{flag.replace('_', '-')} does not apply to --bitstream builds (they use the "
                                      "default flow)")
         from .incontext import check_device
         check_device(device)

@@ -24,6 +24,10 @@ key and record are what they were before the options existed.
   parts kept and 425 flat (Yosys 0.70, ``synth_ecp5 -abc9``), so ``--flatten`` measures a
   core as a user's flat synthesis of it would; its record has no area split (everything
   ``unassigned``) and its worst paths name no part.  Every device.
+* **share_placement**: for a core whose signals carry share tags (masked cores), ``separate``
+  (default) places, moves every cell of one share domain out of each slice that holds both,
+  and routes that placement (:mod:`.share_place`); ``free`` places it as any design.  Other
+  cores are placed the one way; ``free`` is refused for them.  ECP5.
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -39,8 +43,9 @@ from .devices import Device
 
 PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
+SHARE_PLACEMENTS = ("separate", "free")
 #: the option names, as build() keywords, study point parameters and record keys
-NAMES = ("placer", "router", "abc9", "widelut", "flatten")
+NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement")
 #: the options that are true or false, and of those the ones only ``synth_ecp5`` has
 SWITCHES = ("abc9", "widelut", "flatten")
 ECP5_ONLY = ("abc9", "widelut")
@@ -57,6 +62,7 @@ class FlowOptions:
     abc9: bool = True
     widelut: bool = True
     flatten: bool = False
+    share_placement: str = "separate"
 
     @classmethod
     def of(cls, **given) -> "FlowOptions":
@@ -70,6 +76,9 @@ class FlowOptions:
             raise CipherfabError(f"unknown placer {opts.placer!r}: choose {' or '.join(PLACERS)}")
         if opts.router not in ROUTERS:
             raise CipherfabError(f"unknown router '{opts.router}': choose router1 or router2")
+        if opts.share_placement not in SHARE_PLACEMENTS:
+            raise CipherfabError(f"unknown share placement {opts.share_placement!r}: choose "
+                                 + " or ".join(SHARE_PLACEMENTS))
         for name in SWITCHES:
             if not isinstance(getattr(opts, name), bool):
                 raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
@@ -116,4 +125,6 @@ def label_part(name: str, value) -> str:
     """How a flow option reads in a design point's label: ``router2``, ``sa``, ``no-abc9``."""
     if isinstance(value, bool):
         return name if value else f"no-{name}"
+    if name == "share_placement":
+        return f"shares-{value}"
     return str(value)

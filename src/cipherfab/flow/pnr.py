@@ -34,38 +34,61 @@ FREQ_TARGET_MHZ = 500  # high enough not to limit anything
 
 
 def place_and_route(device: Device, workdir: Path, seed: int, router: str,
-                    timeout: float | None, placer: str = "heap") -> dict:
+                    timeout: float | None, placer: str = "heap", between=None) -> dict:
     """Run nextpnr on ``workdir/netlist.json``; return raw measurements.  ``placer`` heap
-    (nextpnr's default) passes no ``--placer``, so default builds run as they always did."""
+    (nextpnr's default) passes no ``--placer``, so default builds run as they always did.
+    ``between(workdir)``: run nextpnr twice, placing (``placed.json``), then, after
+    ``between`` wrote ``placed-changed.json`` from it, routing that placement as it is
+    (:mod:`.share_place`); its result is the record's ``between``."""
     fam = device.kind
     tool = fam.nextpnr
-    args = [*device.pnr_flags, "--json", "netlist.json", "--seed", str(seed),
-            "--freq", str(FREQ_TARGET_MHZ), "--timing-allow-fail",
-            *FlowOptions(placer=placer, router=router).pnr_args(),
-            "--report", "report.json", "--write", "placed.json"]
-    args += fam.pnr_outputs()        # ECP5: the routed delays :mod:`.worst_paths` analyses
-    res = tools.run(tool, args, workdir, "nextpnr.log", timeout)
-    lines = res.text
+    def args(source: str, *extra: str) -> list[str]:
+        return [*device.pnr_flags, "--json", source, "--seed", str(seed), "--freq", str(FREQ_TARGET_MHZ),
+                "--timing-allow-fail", *FlowOptions(placer=placer, router=router).pnr_args(), *extra]
+    # ECP5: the routed delays :mod:`.worst_paths` analyses
+    outputs = ["--report", "report.json", "--write", "placed.json", *fam.pnr_outputs()]
+    done = None
+    if between is None:
+        res = _nextpnr(device, tool, args("netlist.json", *outputs), workdir, "nextpnr.log", timeout)
+        lines = res.text
+        i = parse.route_start(lines)
+        t_place = res.lines[i][0] if i is not None else res.seconds
+        t_route = res.seconds - t_place
+    else:
+        first = _nextpnr(device, tool, args("netlist.json", "--no-route", "--write", "placed.json"),
+                         workdir, "nextpnr-place.log", timeout)
+        done = between(workdir)
+        res = _nextpnr(device, tool, args("placed-changed.json", "--no-pack", "--no-place", *outputs),
+                       workdir, "nextpnr.log", timeout)
+        lines = first.text + res.text            # the estimate after placement, then the routed figures
+        t_place, t_route = first.seconds, res.seconds     # the separation's own time: ``between``
     util = parse.utilisation(lines)
-    if res.returncode != 0:
-        over = parse.overflow_message(util, device.name)
-        if over:
-            raise CipherfabError(f"design does not fit: {over}")
-        msg = tools.first_error(lines)
-        stage = "route" if parse.route_start(lines) is not None else "place"
-        raise CipherfabError(f"{stage} failed on {device.name}: {msg}")
-    i = parse.route_start(lines)
-    t_route = res.lines[i][0] if i is not None else res.seconds
     report = json.loads((workdir / "report.json").read_text())
     placed = json.loads((workdir / "placed.json").read_text())
     pre, post_log = parse.pre_and_post_route_fmax(lines)
     post = parse.report_fmax(report) or post_log
     out = {
-        "place_seconds": t_route, "route_seconds": res.seconds - t_route,
+        "place_seconds": t_place, "route_seconds": t_route,
         "utilisation": parse.report_utilisation(report) or util,
         "placed": parse.placed_counts(placed, device.family),
         "fmax": post, "fmax_pre_route": pre,
         "critical_path": parse.critical_path_split(lines),
     }
     out["pack_seconds"], out["pack_note"] = fam.after_pnr(workdir, timeout)
+    if done is not None:
+        out["between"] = done
     return out
+
+
+def _nextpnr(device: Device, tool: str, args: list[str], workdir: Path, log: str, timeout: float | None):
+    """One nextpnr run; a failure is one line (a design that does not fit says what it needs)."""
+    res = tools.run(tool, args, workdir, log, timeout)
+    if res.returncode != 0:
+        lines = res.text
+        over = parse.overflow_message(parse.utilisation(lines), device.name)
+        if over:
+            raise CipherfabError(f"design does not fit: {over}")
+        msg = tools.first_error(lines)
+        stage = "route" if parse.route_start(lines) is not None or "--no-place" in args else "place"
+        raise CipherfabError(f"{stage} failed on {device.name}: {msg}")
+    return res

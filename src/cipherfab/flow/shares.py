@@ -46,8 +46,9 @@ from pathlib import Path
 from ..errors import CipherfabError
 from ..sim.robust import SHARE_ATTRIBUTE as ATTRIBUTE, tag_value
 
-#: the counting rules' version: a cached count of another version is counted again (a rebuild)
-VERSION = 1
+#: the counting rules' version: a cached count of another version is counted again (a rebuild);
+#: 2: masked cores are placed share-separated by default (:mod:`.share_place`)
+VERSION = 2
 #: a domain set as a bit mask: share 0 = 1, share 1 = 2, both = 3
 BOTH = 3
 OFFENDERS = 20          # cells and slices the record lists (the counts are complete)
@@ -197,6 +198,18 @@ def _domain_text(mask: int) -> str:
 
 def placed_merges(placed: dict, tags: dict[str, int]) -> dict:
     """The merged-shares section from nextpnr's ``--write`` JSON and the synthesized tags."""
+    return _count(*_propagate(placed, tags))
+
+
+def cell_domains(placed: dict, tags: dict[str, int]) -> dict[str, int]:
+    """Each placed cell's domain mask as the slice count sees it (0: neither share)."""
+    cells, deps, dom, _, _ = _propagate(placed, tags)
+    of = _of(dom)
+    return {c: _own(cells[c], deps[c], of)[0] for c in cells}
+
+
+def _propagate(placed: dict, tags: dict[str, int]):
+    """(cells, each cell's output -> inputs, each net bit's domain mask, net names, tags)."""
     mods = placed.get("modules") if isinstance(placed, dict) else None
     if not isinstance(mods, dict) or not mods:
         raise CipherfabError("the placed netlist has no module")
@@ -234,30 +247,41 @@ def placed_merges(placed: dict, tags: dict[str, int]) -> dict:
             if isinstance(b, int) and dom.get(b, 0) | m != dom.get(b, 0):
                 dom[b] = dom.get(b, 0) | m
                 work.extend(sinks.get(b, []))
-    return _count(cells, deps, dom, net_name, seed)
+    return cells, deps, dom, net_name, seed
 
 
-def _count(cells, deps, dom, net_name, seed) -> dict:
+def _of(dom):
     def of(bits) -> int:
         m = 0
         for b in bits:
             m |= dom.get(b, 0) if isinstance(b, int) else 0
         return m
+    return of
+
+
+def _own(cell: dict, deps: dict, of) -> tuple[int, list, bool]:
+    """(the cell's domain mask in its slice, its outputs whose inputs carry both, relabelled?)"""
+    conns = cell.get("connections", {})
+    if cell.get("type") == FF:
+        own = of(conns.get("Q", []))
+        hit = [("Q", own)] if own == BOTH else []
+        data = of(b for p in FF_DATA for b in conns.get(p, []))
+        if own and own != BOTH and data and not data & own:
+            return 0, hit, True                 # HPC2's Reg[b_j ^ r], tagged i: neither share
+        return own, hit, False
+    own = of(b for ins in deps.values() for p in ins for b in conns[p])
+    hit = [(o, of(b for p in ins for b in conns[p])) for o, ins in deps.items()]
+    return own, [(o, m) for o, m in hit if m == BOTH], False
+
+
+def _count(cells, deps, dom, net_name, seed) -> dict:
+    of = _of(dom)
     merged, cell_dom, slices, relabelled = [], {}, {}, 0
     for c in sorted(cells):
         cell = cells[c]
         conns = cell.get("connections", {})
-        if cell.get("type") == FF:
-            own = of(conns.get("Q", []))
-            hit = [("Q", own)] if own == BOTH else []
-            data = of(b for p in FF_DATA for b in conns.get(p, []))
-            if own and own != BOTH and data and not data & own:
-                relabelled += 1                 # HPC2's Reg[b_j ^ r], tagged i: neither share
-                own = 0
-        else:
-            own = of(b for ins in deps[c].values() for p in ins for b in conns[p])
-            hit = [(o, of(b for p in ins for b in conns[p])) for o, ins in deps[c].items()]
-            hit = [(o, m) for o, m in hit if m == BOTH]
+        own, hit, again = _own(cell, deps[c], of)
+        relabelled += again
         bel = str(cell.get("attributes", {}).get("NEXTPNR_BEL", ""))
         if own:
             cell_dom[c] = own
@@ -335,6 +359,12 @@ def summary(s: dict) -> str:
         extra.append(f"{s['merged_ffs']} FFs holding both")
     if s["merged_slices"]:
         extra.append(f"{s['merged_slices_packing_only']} slices by packing alone, {s['merged_tiles']} PLC tiles")
+    sep = s.get("separation")
+    if sep:
+        extra.append(f"{s['merged_tiles']} PLC tiles" if not s["merged_slices"] else "")
+        extra = [e for e in extra if e]
+        extra.append(f"placed share-separated: {sep['moved_cells']} cells moved out of the "
+                     f"{sep['mixed_before']} PLC tiles holding both")
     return (f"merged shares: {s['merged_luts']} LUTs, {s['merged_slices']} slices (of {s['tagged_cells']} "
             f"tagged cells)" + (f"; {', '.join(extra)}" if extra else ""))
 
