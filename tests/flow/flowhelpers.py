@@ -55,3 +55,14 @@ def check_worst_paths(rec, parts, n=3):
         assert 0 <= p["lut_levels"] <= len(hops) - 2
         assert set(p["parts"]) <= set(parts) and p["parts"][0] == p["start"]["part"]
         assert all(w.split(".")[0] in parts for w in p["crosses"])
+
+
+def placed_comb(bel, a=(), f=None, mode="LOGIC", **pins):
+    """A TRELLIS_COMB of a hand-written placed netlist (nextpnr ``--write`` JSON): LUT inputs
+    ``a`` (A, B, C, D), output ``f``, other pins by name."""
+    conns = {p: [b] for p, b in zip("ABCD", a)} | {k: [v] for k, v in pins.items()}
+    if f is not None:
+        conns["F"] = [f]
+    dirs = {p: "output" if p in ("F", "OFX", "FCO") else "input" for p in conns}
+    return {"type": "TRELLIS_COMB", "parameters": {"MODE": mode}, "attributes": {"NEXTPNR_BEL": bel},
+            "connections": conns, "port_directions": dirs}

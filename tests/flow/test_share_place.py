@@ -9,16 +9,8 @@ import pytest
 from cipherfab.errors import CipherfabError
 from cipherfab.flow import build, shares
 from cipherfab.flow.share_place import separate
+from flowhelpers import placed_comb as _comb
 from share_designs import source
-
-
-def _comb(bel, a=(), f=None, mode="LOGIC", **pins):
-    conns = {p: [b] for p, b in zip("ABCD", a)} | {k: [v] for k, v in pins.items()}
-    if f is not None:
-        conns["F"] = [f]
-    dirs = {p: "output" if p in ("F", "OFX", "FCO") else "input" for p in conns}
-    return {"type": "TRELLIS_COMB", "parameters": {"MODE": mode}, "attributes": {"NEXTPNR_BEL": bel},
-            "connections": conns, "port_directions": dirs}
 
 
 def _ff(bel, d, q, port="DI", clk=90, ce=None, lsr=None):

@@ -13,7 +13,7 @@ from cipherfab.errors import CipherfabError
 from cipherfab.flow import build, cache, shares
 from cipherfab.flow.build import counts_shares
 from cipherfab.flow.devices import get_device
-from flowhelpers import TINY_V, mini_source
+from flowhelpers import TINY_V, mini_source, placed_comb as _comb
 from share_designs import TAGGED_BITS, WIDTH, design, hpc2, source
 
 
@@ -76,15 +76,6 @@ def test_tags_follow_the_hierarchy_as_nextpnr_names_it():
     # g.k0 is the child's name of w: w carries share 0; q is tagged 1 above and 0 below
     assert tags == {"w": 1, "g.k0": 1, "g.p": 1, "k1": 3, "g.q": 3, "g.both": 3, "g.v[4]": 2, "g.v[5]": 2}
     assert counts == {"tagged_bits": 4, "both_tags": 1}
-
-
-def _comb(bel, a=(), f=None, mode="LOGIC", **pins):
-    conns = {p: [b] for p, b in zip("ABCD", a)} | {k: [v] for k, v in pins.items()}
-    if f is not None:
-        conns["F"] = [f]
-    dirs = {p: "output" if p in ("F", "OFX", "FCO") else "input" for p in conns}
-    return {"type": "TRELLIS_COMB", "parameters": {"MODE": mode}, "attributes": {"NEXTPNR_BEL": bel},
-            "connections": conns, "port_directions": dirs}
 
 
 def _ff(bel, d, q):
