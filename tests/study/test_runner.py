@@ -310,9 +310,9 @@ def test_a_new_report_replaces_the_old_one_and_its_plots(tmp_path):
     res = runner.run_study(Study(name="t", title="", description="", points=[_aes(128, "rom")],
                                  seeds=(1,)), out=tmp_path, inline=True, show_progress=False, **FAKE)
     assert sorted(f.name for f in folder.iterdir()) == [
-        "notes.txt", "report.html", "report.md", "results.json", "throughput_vs_lut4.png"]
+        "chart.html", "notes.txt", "report.html", "report.md", "results.json", "throughput_vs_lut4.png"]
     assert sorted(res["files"]) == sorted(str(folder / n) for n in (
-        "results.json", "throughput_vs_lut4.png", "report.md", "report.html"))
+        "results.json", "throughput_vs_lut4.png", "report.md", "report.html", "chart.html"))
     assert json.loads((folder / "results.json").read_text())["summary"]["builds"] == 1
 
 

@@ -58,6 +58,11 @@ class Doc:
     def img(self, file: str, title: str, caption: str):
         self.blocks.append({"kind": "img", "file": file, "title": title, "caption": caption})
 
+    def chart(self, data: str, script: str, caption: str):
+        """An interactive chart (:mod:`.chart`): its JSON data and drawing code, inlined in
+        report.html; report.md gives the caption only."""
+        self.blocks.append({"kind": "chart", "data": data, "script": script, "caption": caption})
+
 
 def _md_cell(s: Any) -> str:
     """A Markdown table cell: a pipe would end the cell, a newline the row."""

@@ -74,16 +74,18 @@ def plot_pareto(aggs: Sequence[dict], path: Path, *, x: str = "area.lut4",
                    marker="s" if ext else "o",
                    color="tab:red" if i in on else "tab:blue",
                    edgecolors="black" if i in on else "none")
-        ax.annotate(label, (xv, yv), textcoords="offset points", xytext=(5, 5), fontsize=7)
+        ax.annotate(label, (xv, yv), textcoords="offset points", xytext=(5, 5), fontsize=8)
     if front:
         fx = [pts[i][1] for i in front]
         fy = [pts[i][2] for i in front]
         ax.step(fx, fy, where="post", color="tab:red", lw=1.2, ls="--", zorder=2,
                 label="Pareto front (fewer LUT4, more Mbit/s)")
         ax.legend(loc="best", fontsize=8)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title or "Throughput vs area", fontsize=10)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel, fontsize=10)
+    ax.set_ylabel(ylabel, fontsize=10)
+    ax.set_title(title or "Throughput vs area", fontsize=11)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)
@@ -180,7 +182,7 @@ def write_plots(results: dict, folder: Path) -> list[dict]:
                           f"{results.get('device', '')}")
     if p:
         out.append({"file": p.name, "title": "Throughput vs area, Pareto front",
-                    "caption": "Median over seeds. Red = on the Pareto front (no other design has "
+                    "caption": "Median over seeds, log axes. Red = on the Pareto front (no other design has "
                                "both fewer LUT4 and more Mbit/s); squares = external cores."})
     bar = study.get("bar_metric")
     if bar:

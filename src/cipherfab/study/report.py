@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CipherfabError
-from . import limiting, papers
+from . import chart, limiting, papers
 from .document import Doc, render_html, render_md  # noqa: F401  (Doc, render_md: the plug-ins' API)
 from .plots import lookup_stat, write_plots
 from .studies import device_note
@@ -675,8 +675,14 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
         _parts_table(doc, aggs)
         _times_table(doc, aggs)
 
-    if plots:
+    data = chart.chart_data(results, aggs) if aggs else None
+    if plots or (data and data["points"]):
         doc.h(2, "Plots")
+        if data and data["points"]:
+            doc.chart(chart.data_json(data), chart.script(),
+                      "Throughput against area, log axes: circles ours, squares peers, triangles the "
+                      "papers' points (their devices; area as printed). Hover a point for its command; "
+                      "filter by architecture and S-box style.")
         for p in plots:
             doc.img(p["file"], p["title"], p["caption"])
 
@@ -709,7 +715,13 @@ def write_report(results: dict, folder: str | Path) -> list[Path]:
     md.write_text(render_md(doc))
     ht = folder / "report.html"
     ht.write_text(render_html(doc, folder, title=f"cipherfab study {results.get('study', {}).get('name')}"))
-    return [folder / p["file"] for p in plots] + [md, ht]
+    out = [folder / p["file"] for p in plots] + [md, ht]
+    aggs = _ok_aggs(results)
+    data = chart.chart_data(results, aggs) if aggs else None
+    if data and data["points"]:
+        (folder / "chart.html").write_text(chart.page(data))
+        out.append(folder / "chart.html")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
