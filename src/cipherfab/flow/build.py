@@ -60,8 +60,9 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     for t in tools_needed(dev):
         tools.require(t)
     parts = {} if opts.flatten else source.parts      # flat: no module kept, no part named
+    verilog, top, parts = _on_device(source, dev, parts)
     stage(f"synthesis (Yosys, {dev.name})")
-    syn = synthesize(source.verilog, source.top, parts, dev, wd, timeout, opts)
+    syn = synthesize(verilog, top, parts, dev, wd, timeout, opts)
     pnr = None
     router = opts.router
     if not dev.synthesis_only:
@@ -71,6 +72,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
                               between=(lambda d: share_place.run(d, source.top)) if separate else None)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
+    if pnr and clock is None and dev.supports("pins") and len(pnr["fmax"]) == 1:
+        clock = next(iter(pnr["fmax"]))       # behind the wrapper the one clock net takes a cell's name
     if pnr and clock is None:
         seen = ", ".join(pnr["fmax"]) or "none"
         raise CipherfabError(f"no timing for clock '{CLOCK_PORT}' (clocks seen: {seen}): "
@@ -107,6 +110,15 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,
             "router": router if pnr else None, "flow": flow,
             "synthesized_cells": syn["cells"], **({"shares": merged} if merged else {})}
+
+
+def _on_device(source: DesignSource, dev: Device, parts: dict) -> tuple[str, str, dict]:
+    """(Verilog, top, parts) as the device's family builds the core: as it is out of context,
+    or, where every IO needs a pin, behind the serial I/O wrapper (its own part)."""
+    if not dev.supports("pins"):
+        return source.verilog, source.top, parts
+    from .incontext import WRAPPER_TOP, wrapped_verilog
+    return wrapped_verilog(source, source.verilog), WRAPPER_TOP, parts
 
 
 def counts_shares(source: DesignSource, dev: Device) -> bool:
@@ -218,6 +230,9 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
     check_paths(paths, dev)
+    if dev.supports("pins"):
+        from .incontext import check_core
+        check_core(source, f"a build on {dev.name} (every IO needs a pin: the core goes behind the serial I/O wrapper)")
     if shares.tagged(source.verilog):
         shares.check_source(source.verilog)
     if workdir is not None:     # checked and made even when the cache answers

@@ -51,15 +51,15 @@ def check_device(dev: Device) -> None:
         raise CipherfabError(f"--bitstream builds are for ECP5 devices (ecp5-25k/45k/85k), not {dev.name}")
 
 
-def check_core(source: DesignSource) -> None:
-    """What the wrapper needs of the core: its declared facts and one clock."""
+def check_core(source: DesignSource, what: str = "--bitstream") -> None:
+    """What the wrapper needs of the core: its declared facts and one clock (``what``: the
+    build that wraps it, for the message)."""
     if source.info is None:
-        raise CipherfabError("--bitstream needs a generated core (its declared facts name the ports)")
+        raise CipherfabError(f"{what} needs a generated core (its declared facts name the ports)")
     clocks = source.info.get("clocks") or []
     if clocks:
         raise CipherfabError(f"{source.top} has a clock besides clk "
-                             f"({', '.join(c + '_clk' for c in clocks)}): the in-context "
-                             f"build (--bitstream) wraps single-clock cores only")
+                             f"({', '.join(c + '_clk' for c in clocks)}): {what} wraps single-clock cores only")
 
 
 def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:

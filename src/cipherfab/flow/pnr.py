@@ -42,8 +42,10 @@ def place_and_route(device: Device, workdir: Path, seed: int, router: str,
     (:mod:`.share_place`); its result is the record's ``between``."""
     fam = device.kind
     tool = fam.nextpnr
+    pins = _pin_args(device, workdir)
+
     def args(source: str, *extra: str) -> list[str]:
-        return [*device.pnr_flags, "--json", source, "--seed", str(seed), "--freq", str(FREQ_TARGET_MHZ),
+        return [*device.pnr_flags, *pins, "--json", source, "--seed", str(seed), "--freq", str(FREQ_TARGET_MHZ),
                 "--timing-allow-fail", *FlowOptions(placer=placer, router=router).pnr_args(), *extra]
     # ECP5: the routed delays :mod:`.worst_paths` analyses
     outputs = ["--report", "report.json", "--write", "placed.json", *fam.pnr_outputs()]
@@ -78,6 +80,27 @@ def place_and_route(device: Device, workdir: Path, seed: int, router: str,
     if done is not None:
         out["between"] = done
     return out
+
+
+def _pin_args(device: Device, workdir: Path) -> list[str]:
+    """A family that places on pins: a pin for every bit of the top module's ports (in the
+    order the synthesized netlist lists them), written where nextpnr reads it."""
+    if not device.supports("pins"):
+        return []
+    netlist = json.loads((workdir / "netlist.json").read_text())
+    top = next((m for m in netlist.get("modules", {}).values()
+                if str(m.get("attributes", {}).get("top", "0")).strip("0 ")), None)
+    ports = []
+    for name, port in sorted((top or {}).get("ports", {}).items(), key=lambda kv: kv[0] != "clk"):
+        width = len(port.get("bits", []))     # the clock first: a family's first pin takes a global clock
+        ports += [name] if width == 1 else [f"{name}[{i}]" for i in range(width)]
+    pins = device.kind.pins_of(device)
+    if len(ports) > len(pins):
+        raise CipherfabError(f"design does not fit: needs {len(ports)} IO pins, {device.name} has "
+                             f"{len(pins)} this flow can use")
+    name, text, args = device.kind.pin_constraints(device, ports)
+    (workdir / name).write_text(text)
+    return args
 
 
 def _nextpnr(device: Device, tool: str, args: list[str], workdir: Path, log: str, timeout: float | None):

@@ -53,7 +53,7 @@ def script(device: Device, top: str, parts: dict[str, str], json_out: bool,
     patterns = keep_patterns(parts, top)
     if patterns:
         lines.append("setattr -mod -set keep_hierarchy 1 " + " ".join(patterns))
-    lines += [*options.synth_lines(device, top), "tee -q -o stat.json stat -json"]
+    lines += [*options.synth_lines(device, top), *device.kind.after_synth(top), "tee -q -o stat.json stat -json"]
     if json_out:
         lines.append("write_json netlist.json")
     return "\n".join(lines) + "\n"

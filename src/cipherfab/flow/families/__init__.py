@@ -38,7 +38,9 @@ class Family:
     resource_names: dict = field(default_factory=dict)
     #: "paths" (worst routed paths from nextpnr's SDF), "bitstream" (in-context builds),
     #: "synth_options" (synth_ecp5's -abc9 / -nowidelut switches), "shares" (merged shares of a
-    #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`)
+    #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`), "pins" (no
+    #: out-of-context mode and every IO needs a pin: a core is placed behind the serial I/O
+    #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()
@@ -63,6 +65,19 @@ class Family:
 
     def full_part(self, device) -> str:
         return device.part
+
+    def after_synth(self, top: str) -> list[str]:
+        """Yosys commands after the synthesis command (the IO buffers a family maps itself)."""
+        return []
+
+    # ------------------------------------------------------------------ pins
+    def pins_of(self, device) -> tuple:
+        """The general-purpose pins a build may give the wrapper's ports, in order."""
+        return tuple(self.devices[device.name].get("pins", ()))
+
+    def pin_constraints(self, device, ports: list[str]) -> tuple[str, str, list[str]] | None:
+        """(file name, its text, nextpnr arguments) giving each port bit a pin; None: no pins."""
+        return None
 
     # ------------------------------------------------------------------ tools
     def tools(self, synthesis_only: bool) -> list[str]:
