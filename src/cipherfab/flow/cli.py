@@ -204,10 +204,16 @@ def _cycles(n) -> str:
 
 
 def flow_text(f: dict) -> str:
-    """The flow options of a record's ``flow`` section, as one line."""
+    """The flow options of a record's ``flow`` section, as one line (the LUT-mapping options
+    are ``synth_ecp5``'s: another family's line names its synthesis command instead)."""
     placed = f"placer {f['placer']}, router {f['router']}, seed {f['seed']}; " if f.get("placer") else ""
-    return (placed + f"LUT mapping {'ABC9' if f['abc9'] else 'classic abc'}, "
-            f"wide LUTs {'on' if f['widelut'] else 'off'}, retiming {'on' if f.get('retime') else 'off'}"
+    synth = str(f.get("synth") or "")
+    if synth and not synth.startswith("synth_ecp5"):
+        mapping = f"synthesis {synth.split(' -top ')[0]}"
+    else:
+        mapping = (f"LUT mapping {'ABC9' if f['abc9'] else 'classic abc'}, "
+                   f"wide LUTs {'on' if f['widelut'] else 'off'}")
+    return (placed + mapping + f", retiming {'on' if f.get('retime') else 'off'}"
             + (", flat (no area split)" if f.get("flatten") else ""))
 
 
