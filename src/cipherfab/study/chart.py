@@ -43,27 +43,17 @@ def _ours(aggs: list[dict]) -> list[dict]:
 
 def _published(results: dict) -> list[dict]:
     out, seen = [], set()
-    for sel in (results.get("study") or {}).get("published") or []:
-        if sel.get("table") == "text":
+    for t, e in papers.selected_entries((results.get("study") or {}).get("published")):
+        v = e["values"]
+        area = next((v[k] for k in AREA_KEYS if k in v and v[k].get("value")), None)
+        mbps = v.get("throughput_mbps", {}).get("value")
+        key = (e["paper_short"], e["row"], area and area["value"], mbps)
+        if not area or not mbps or key in seen:
             continue
-        try:
-            t = papers.get_table(sel["paper"], sel["table"])
-        except KeyError:
-            continue
-        for i, row in enumerate(t.rows):
-            if sel.get("rows") and i not in sel["rows"] and row.label not in sel["rows"]:
-                continue
-            e = papers.row_entry(t, row, i)
-            v = e["values"]
-            area = next((v[k] for k in AREA_KEYS if k in v and v[k].get("value")), None)
-            mbps = v.get("throughput_mbps", {}).get("value")
-            key = (e["paper_short"], e["row"], area and area["value"], mbps)
-            if not area or not mbps or key in seen:
-                continue
-            seen.add(key)
-            out.append({"label": f"{e['paper_short']} {t.table}: {e['row']}", "kind": "paper",
-                        "arch": "paper", "sbox": "-", "slices": area["value"], "mbps": mbps,
-                        "command": f"{area['printed']} {area.get('unit') or ''} on {e['device'] or '?'}".strip()})
+        seen.add(key)
+        out.append({"label": f"{e['paper_short']} {t.table}: {e['row']}", "kind": "paper",
+                    "arch": "paper", "sbox": "-", "slices": area["value"], "mbps": mbps,
+                    "command": f"{area['printed']} {area.get('unit') or ''} on {e['device'] or '?'}".strip()})
     return out
 
 

@@ -273,6 +273,24 @@ def entries() -> list[dict]:
     return out
 
 
+def selected_entries(selections) -> list[tuple[Table, dict]]:
+    """(table, :func:`row_entry`) of every table row a study's ``published`` selections name,
+    in table order (a selection without ``rows`` takes them all; ``text`` selections are
+    anchors, not table rows; a table not in the data is skipped)."""
+    out = []
+    for sel in selections or []:
+        if sel["table"] == "text":
+            continue
+        try:
+            t = get_table(sel["paper"], sel["table"])
+        except KeyError:
+            continue
+        want = list(sel.get("rows") or [])
+        out.extend((t, row_entry(t, r, i)) for i, r in enumerate(t.rows)
+                   if not want or i in want or r.label in want)
+    return out
+
+
 def table_dict(t: Table, rows: list[int | str] | None = None) -> dict:
     """A table (optionally a subset of its rows) as a JSON-ready dict for reports."""
     idx = list(range(len(t.rows)))

@@ -487,27 +487,16 @@ def _printed(v: dict, with_unit: bool) -> str:
 def _published_in_our_shape(doc: Doc, results: dict):
     """The selected published rows merged per (paper, row) across tables, in our table's shape."""
     merged: dict = {}
-    for sel in results.get("study", {}).get("published") or []:
-        if sel["table"] == "text":
-            continue
-        try:
-            t = papers.get_table(sel["paper"], sel["table"])
-        except KeyError:
-            continue
-        idx = range(len(t.rows))
-        if sel.get("rows"):
-            want = list(sel["rows"])
-            idx = [i for i, r in enumerate(t.rows) if i in want or r.label in want]
-        for i in idx:
-            e = papers.row_entry(t, t.rows[i], i)
-            labels_unique = sum(r.label == t.rows[i].label for r in t.rows) == 1
-            key = (t.paper, e["row"]) if labels_unique else (t.paper, t.table, i)
-            m = merged.setdefault(key, {"paper": e["paper_short"], "tables": [], "row": e["row"],
-                                        "device": e["device"], "values": {}})
-            if t.table not in m["tables"]:
-                m["tables"].append(t.table)
-            for k, v in e["values"].items():
-                m["values"].setdefault(k, v)
+    for t, e in papers.selected_entries(results.get("study", {}).get("published")):
+        i = e["row_index"]
+        labels_unique = sum(r.label == t.rows[i].label for r in t.rows) == 1
+        key = (t.paper, e["row"]) if labels_unique else (t.paper, t.table, i)
+        m = merged.setdefault(key, {"paper": e["paper_short"], "tables": [], "row": e["row"],
+                                    "device": e["device"], "values": {}})
+        if t.table not in m["tables"]:
+            m["tables"].append(t.table)
+        for k, v in e["values"].items():
+            m["values"].setdefault(k, v)
     if not merged:
         return
     rows = []
@@ -627,7 +616,15 @@ def _flat_versions(d: dict) -> str:
     return ", ".join(o for o in out if o)
 
 
-def build_doc(results: dict, plots: list[dict]) -> Doc:
+def _chart_data(results: dict) -> dict | None:
+    """The interactive chart's data (:mod:`.chart`), or None when it has no point."""
+    aggs = _ok_aggs(results)
+    data = chart.chart_data(results, aggs) if aggs else None
+    return data if data and data["points"] else None
+
+
+def build_doc(results: dict, plots: list[dict], chart_data: dict | None = None) -> Doc:
+    """The report; ``chart_data``: :func:`_chart_data` of ``results`` (made here if not given)."""
     study = results.get("study", {})
     doc = Doc()
     doc.h(1, f"Study `{study.get('name')}`: {study.get('title', '')}")
@@ -675,10 +672,10 @@ def build_doc(results: dict, plots: list[dict]) -> Doc:
         _parts_table(doc, aggs)
         _times_table(doc, aggs)
 
-    data = chart.chart_data(results, aggs) if aggs else None
-    if plots or (data and data["points"]):
+    data = chart_data or _chart_data(results)
+    if plots or data:
         doc.h(2, "Plots")
-        if data and data["points"]:
+        if data:
             doc.chart(chart.data_json(data), chart.script(),
                       "Throughput against area, log axes: circles ours, squares peers, triangles the "
                       "papers' points (their devices; area as printed). Hover a point for its command; "
@@ -710,15 +707,14 @@ def write_report(results: dict, folder: str | Path) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     plots = write_plots(results, folder)
-    doc = build_doc(results, plots)
+    data = _chart_data(results)
+    doc = build_doc(results, plots, data)
     md = folder / "report.md"
     md.write_text(render_md(doc))
     ht = folder / "report.html"
     ht.write_text(render_html(doc, folder, title=f"cipherfab study {results.get('study', {}).get('name')}"))
     out = [folder / p["file"] for p in plots] + [md, ht]
-    aggs = _ok_aggs(results)
-    data = chart.chart_data(results, aggs) if aggs else None
-    if data and data["points"]:
+    if data:
         (folder / "chart.html").write_text(chart.page(data))
         out.append(folder / "chart.html")
     return out
