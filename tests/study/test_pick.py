@@ -50,7 +50,7 @@ def test_nothing_fits_exits_1(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--device", "ice40-hx8k"], "pick knows the capacity of"),
+    (["--device", "xc7"], "pick knows the capacity of"),
     (["--device", "nosuch"], "unknown device 'nosuch'"),
     (["--min-gbps", "-1"], "argument --min-gbps: must be a finite number >= 0"),
 ])

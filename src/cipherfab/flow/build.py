@@ -72,7 +72,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
                               between=(lambda d: share_place.run(d, source.top)) if separate else None)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
-    if pnr and clock is None and dev.supports("pins") and len(pnr["fmax"]) == 1:
+    if pnr and clock is None and wraps(source, dev) and len(pnr["fmax"]) == 1:
         clock = next(iter(pnr["fmax"]))       # behind the wrapper the one clock net takes a cell's name
     if pnr and clock is None:
         seen = ", ".join(pnr["fmax"]) or "none"
@@ -116,10 +116,17 @@ def _on_device(source: DesignSource, dev: Device, parts: dict) -> tuple[str, str
     """(Verilog, top, parts) as the device's family builds the core: as it is out of context,
     or, where every IO needs a pin, behind the serial I/O wrapper (flattened into the top: its
     area counts as ``unassigned``, with the core's control)."""
-    if not dev.supports("pins"):
+    if not wraps(source, dev):
         return source.verilog, source.top, parts
     from .incontext import WRAPPER_TOP, wrapped_verilog
     return wrapped_verilog(source, source.verilog), WRAPPER_TOP, parts
+
+
+def wraps(source: DesignSource, dev: Device) -> bool:
+    """Whether the core is placed behind the serial I/O wrapper: on a family where every IO needs
+    a pin ("pins": Gowin, Nexus, GateMate), and a generated core on one whose packages have
+    far fewer pins than a core has ports ("wrap": iCE40; external Verilog is placed as given)."""
+    return dev.supports("pins") or (dev.supports("wrap") and source.info is not None)
 
 
 def counts_shares(source: DesignSource, dev: Device) -> bool:
@@ -221,7 +228,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     """
     dev = _device(device, speed)
     opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten,
-                          share_placement=share_placement)
+                          share_placement=share_placement).on(dev, router is not None)
     opts.check(dev)
     if "share_placement" in opts.changed() and not counts_shares(source, dev):
         raise CipherfabError(f"--share-placement {opts.share_placement} applies to masked (share-tagged) cores "
@@ -234,6 +241,10 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     if dev.supports("pins"):
         from .incontext import check_core
         check_core(source, f"a build on {dev.name} (every IO needs a pin: the core goes behind the serial I/O wrapper)")
+    elif wraps(source, dev):
+        from .incontext import check_core
+        check_core(source, f"a build on {dev.name} (its packages have too few pins for a core's ports: "
+                           "the core goes behind the serial I/O wrapper)")
     if shares.tagged(source.verilog):
         shares.check_source(source.verilog)
     if workdir is not None:     # checked and made even when the cache answers

@@ -15,7 +15,7 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS
+from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -298,6 +298,8 @@ def _check_flow(args, device: Device) -> None:
         for flag in ("router", "seed", "placer", "seeds", "share_placement"):
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag.replace('_', '-')} applies to place and route: {device.name} is synthesis only")
+    elif args.router is not None:
+        FlowOptions(router=args.router).check(device)
     if not device.supports("synth_options"):
         for flag in ECP5_ONLY:
             if getattr(args, flag) is not None:

@@ -8,7 +8,8 @@ key and record are what they were before the options existed.
 
 * **placer** (nextpnr ``--placer``): ``heap`` (default, analytic) or ``sa`` (simulated
   annealing).  The default passes no ``--placer`` at all, as before.
-* **router** (nextpnr ``--router``): ``router1`` (default, timing-driven) or ``router2``.
+* **router** (nextpnr ``--router``): ``router1`` (default, timing-driven) or ``router2``; a
+  family may offer fewer and default to another (GateMate: ``router2`` only).
 * **abc9**: Yosys maps logic to LUTs with ABC9 (default; ``synth_ecp5 -abc9``) or with the
   classic ``abc`` pass.  This Yosys (0.70) always runs ABC9 inside ``synth_ecp5`` and
   accepts ``-noabc9`` without effect (the log is byte-identical), so ``abc9=False`` runs
@@ -36,7 +37,7 @@ key and record are what they were before the options existed.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from ..errors import CipherfabError
 from .devices import Device
@@ -90,8 +91,18 @@ class FlowOptions:
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if getattr(self, f.name) != getattr(default, f.name)}
 
+    def on(self, device: Device, router_given: bool) -> "FlowOptions":
+        """These options on ``device``: a router not given is the family's default router."""
+        if router_given or device.synthesis_only:
+            return self
+        return replace(self, router=device.kind.routers[0])
+
     def check(self, device: Device) -> None:
-        """Synthesis options are ``synth_ecp5``'s: refused (one line) on other devices."""
+        """Synthesis options are ``synth_ecp5``'s: refused (one line) on other devices; a router
+        the device's family does not offer is refused."""
+        if not device.synthesis_only and self.router not in device.kind.routers:
+            raise CipherfabError(f"--router {self.router} is not offered on {device.name}: "
+                                 f"{device.kind.title} routes with {' or '.join(device.kind.routers)}")
         if not device.supports("synth_options"):
             for name in ECP5_ONLY:
                 if name in self.changed():

@@ -81,6 +81,7 @@ def _run_job(point: Point, seed: int, device: str, build: Callable | str | None,
              source_fn: Callable | str | None, use_cache: bool) -> dict:
     t0 = time.time()
     design, flow = point.split()
+    device = flow.pop("device", device)
     try:
         if point.source is not None:
             src = point.source

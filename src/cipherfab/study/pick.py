@@ -2,9 +2,11 @@
 
 The answer comes only from records a study measured: the median over placer seeds of LUT4,
 EBR, Fmax and ECB throughput.  A point fits when it meets every given limit and the target
-device's capacity; the smallest one (LUT4, then EBR) wins, or the fastest with ``--fastest``.
-The answer names the device the numbers were measured on, and the ``generate`` command that
-writes the core.  Key-specific circuits (one random study key built in) are never an answer.
+device's capacity (its family's declaration, :mod:`cipherfab.flow.families`); the smallest one
+(LUT4, then block RAM) wins, or the fastest with ``--fastest``.  Only points measured on the
+device's own family answer for it; ``--device any`` chooses across families, each point
+against the capacity of the device it was measured on.  The answer names that device and
+the ``generate`` command that writes the core.  Key-specific circuits (one random study key built in) are never an answer.
 
 The committed results (``docs/results/<study>/results.json``) ship inside the package as
 compact copies (``cipherfab/study/measured/<study>.json``: what pick reads of them), so pick
@@ -30,8 +32,19 @@ from ..flow.devices import DEVICES, get_device
 from ..flow.options import NAMES as FLOW_OPTIONS
 from ..userfiles import input_file, lookup, read_text
 
-#: LUT4 and EBR (18 kbit) of the ECP5 parts (Lattice ECP5 family data sheet, table 1.1).
-CAPACITY = {"ecp5-25k": (24_288, 56), "ecp5-45k": (43_848, 108), "ecp5-85k": (83_640, 208)}
+#: what ``--device`` takes besides a device: every device of every family
+ANY = "any"
+
+
+def capacity(device: str) -> tuple[int, int, int] | None:
+    """(LUT4, FF, block RAMs) of a placed device, from its family's declaration; None: unknown."""
+    dev = get_device(device)
+    cap = None if dev.synthesis_only else dev.kind.capacity(device)
+    return (cap["lut4"], cap["ff"], cap["ram"]) if cap else None
+
+
+def _capacities() -> list[str]:
+    return [d for d in DEVICES if capacity(d)]
 
 #: the medians pick reads of each aggregate
 METRICS = ("area.lut4", "area.ebr", "area.ff", "timing.fmax_mhz", "performance.throughput_ecb_mbps")
@@ -51,11 +64,14 @@ def register(subparsers) -> None:
                     "--min-gbps within the limits and fits the device, with its numbers and the "
                     "generate command.")
     p.add_argument("cipher", metavar="CIPHER", help="cipher, e.g. aes")
-    p.add_argument("--device", default="ecp5-85k", help=f"the device it must fit: {', '.join(CAPACITY)}")
+    p.add_argument("--device", default="ecp5-85k",
+                   help=f"the device it must fit ({', '.join(_capacities())}), or {ANY}: the best "
+                        "point of any family, on the device it was measured on")
     p.add_argument("--min-gbps", type=non_negative_number, default=0.0,
                    help="least ECB throughput, Gbit/s (a finite number >= 0)")
     p.add_argument("--max-lut4", type=non_negative, metavar="N", help="most LUT4 (>= 0)")
-    p.add_argument("--max-ebr", type=non_negative, metavar="N", help="most block RAMs (EBR, >= 0)")
+    p.add_argument("--max-ebr", type=non_negative, metavar="N",
+                   help="most block RAMs (the family's: EBR, BSRAM, RAM4K; >= 0)")
     p.add_argument("--key-agile", action="store_true", help="only cores that take a new key with every block")
     p.add_argument("--fastest", action="store_true", help="the fastest point within the budget instead")
     p.add_argument("--results", nargs="+", metavar="PATH",
@@ -180,8 +196,9 @@ def candidates(files, cipher: str) -> list[dict]:
             med = _medians(agg, path, i)
             if None in (med["area.lut4"], med["performance.throughput_ecb_mbps"]):
                 continue
-            rows[agg["label"]] = {"label": agg["label"], "params": agg["params"],
-                                  "device": str(res.get("device") or "?"),
+            params = {k: v for k, v in agg["params"].items() if k != "device"}
+            rows[agg["label"]] = {"label": agg["label"], "params": params,
+                                  "device": str(agg["params"].get("device") or res.get("device") or "?"),
                                   "file": _source(path, res), **med}
     return list(rows.values())
 
@@ -195,13 +212,21 @@ def _key_agile(params: dict) -> bool:
 
 def pick(rows: list[dict], *, device: str, min_gbps: float = 0.0, max_lut4=None, max_ebr=None,
          key_agile: bool = False, fastest: bool = False) -> tuple[dict | None, int]:
-    """(the chosen row or None, how many rows fit)."""
-    lut_cap, ebr_cap = CAPACITY[device]
-    fits = [r for r in rows
-            if r["performance.throughput_ecb_mbps"] >= 1000 * min_gbps
-            and r["area.lut4"] <= min(lut_cap, max_lut4 if max_lut4 is not None else lut_cap)
-            and (r["area.ebr"] or 0) <= min(ebr_cap, max_ebr if max_ebr is not None else ebr_cap)
-            and (not key_agile or _key_agile(r["params"]))]
+    """(the chosen row or None, how many rows fit).  A row answers for ``device`` when it was
+    measured on a device of the same family (ECP5 parts share their cells); for ``any``, for
+    the device it was measured on."""
+    def fits(r) -> bool:
+        on = r["device"] if device == ANY else device
+        if on not in DEVICES or capacity(on) is None or r["device"] not in DEVICES \
+                or get_device(r["device"]).family != get_device(on).family:
+            return False
+        lut_cap, ff_cap, ram_cap = capacity(on)
+        return (r["performance.throughput_ecb_mbps"] >= 1000 * min_gbps
+                and r["area.lut4"] <= min(lut_cap, max_lut4 if max_lut4 is not None else lut_cap)
+                and (r["area.ff"] or 0) <= ff_cap
+                and (r["area.ebr"] or 0) <= min(ram_cap, max_ebr if max_ebr is not None else ram_cap)
+                and (not key_agile or _key_agile(r["params"])))
+    fits = [r for r in rows if fits(r)]
     if fastest:
         fits.sort(key=lambda r: (-r["performance.throughput_ecb_mbps"], r["area.lut4"]))
     else:
@@ -215,10 +240,11 @@ def generate_command(params: dict) -> str:
 
 
 def _check_device(name: str) -> None:
-    if name not in CAPACITY:
-        get_device(name)                   # unknown names: the flow's one-line error
-        raise CipherfabError(f"pick knows the capacity of {', '.join(CAPACITY)} only, not {name} "
-                             f"(devices: {', '.join(DEVICES)})")
+    if name == ANY:
+        return
+    if capacity(name) is None:             # unknown names: the flow's one-line error first
+        raise CipherfabError(f"pick knows the capacity of {', '.join(_capacities())} only, not {name} "
+                             f"(it is synthesis only: no placed point is measured on it)")
 
 
 def _fmt(v, spec: str) -> str:
@@ -238,8 +264,9 @@ def run(args) -> int:
         print(f"no measured {args.cipher} point meets the budget ({len(rows)} points measured)")
         return 1
     print(f"{'fastest' if args.fastest else 'smallest'} of {n} fitting points: {best['label']}")
+    ram = get_device(best["device"]).kind.block_ram if best["device"] in DEVICES else None
     print(f"  {best['area.lut4']:.0f} LUT4, {_fmt(best['area.ff'], '.0f')} FF, "
-          f"{best['area.ebr'] or 0:.0f} EBR; Fmax {_fmt(best['timing.fmax_mhz'], '.1f')} MHz; "
+          f"{best['area.ebr'] or 0:.0f} {ram.name if ram else 'EBR'}; Fmax {_fmt(best['timing.fmax_mhz'], '.1f')} MHz; "
           f"ECB {best['performance.throughput_ecb_mbps'] / 1000:.2f} Gbit/s "
           f"(medians over seeds, measured on {best['device']}; from {best['file']})")
     print(f"  {generate_command(best['params'])}")

@@ -11,6 +11,11 @@ from ..flow.options import NAMES as FLOW_OPTIONS, label_part
 from ..flow.source import DesignSource
 
 
+#: point parameters that go to the build, not the generator: the flow options and the device
+#: (a study whose points name their device, such as ``families``, compares devices)
+BUILD_PARAMS = (*FLOW_OPTIONS, "device")
+
+
 def point_label(params: dict) -> str:
     """Label of a generated point: its values in order (as DesignSource.label), a flow
     option as it reads (``router2``, ``sa``, ``no-abc9``)."""
@@ -41,10 +46,15 @@ class Point:
         return self.source is not None
 
     def split(self) -> tuple[dict, dict]:
-        """(design parameters, flow options): a point's flow options (``router``, ``placer``,
-        ``abc9``, ``widelut``, ``flatten``) go to the build, the rest to the generator."""
-        design = {k: v for k, v in self.params.items() if k not in FLOW_OPTIONS}
-        return design, {k: v for k, v in self.params.items() if k in FLOW_OPTIONS}
+        """(design parameters, build parameters): a point's flow options (``router``, ``placer``,
+        ``abc9``, ``widelut``, ``flatten``) and its ``device`` go to the build, the rest to the
+        generator."""
+        design = {k: v for k, v in self.params.items() if k not in BUILD_PARAMS}
+        return design, {k: v for k, v in self.params.items() if k in BUILD_PARAMS}
+
+    def device(self, default: str) -> str:
+        """The device this point is built on: its own, or the study's."""
+        return self.params.get("device", default)
 
     def with_flow(self, flow: dict) -> "Point":
         """This point built with the flow options ``flow`` as well (a study's ``--router`` etc.);

@@ -63,14 +63,16 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
     try:
         display = Display(list(points), seeds, backend.slots, console, show_progress)
         n = len(points) * len(seeds)
+        on = list(dict.fromkeys(p.device(device) for p in points)) or [device]
         display.say(f"{title}: {n} build{'' if n == 1 else 's'} ({len(points)} design point"
                     f"{'' if len(points) == 1 else 's'} x seed{'' if len(seeds) == 1 else 's'} "
-                    f"{', '.join(map(str, seeds))}) on {device}, {pool.where(backend.describe)}"
+                    f"{', '.join(map(str, seeds))}) on {', '.join(on)}, {pool.where(backend.describe)}"
                     + (f"; results to {out}" if out else ""))
-        note = _jobs.first_use_note(build, device, backend.describe)
-        if note:
-            display.say(note, always=True)
-            _jobs.compile_tools(device)
+        for d in on:
+            note = _jobs.first_use_note(build, d, backend.describe)
+            if note:
+                display.say(note, always=True)
+                _jobs.compile_tools(d)
         futures = {}
         for i, (p, s) in enumerate((p, s) for p in points for s in seeds):
             f = backend.submit(run_job, p, s, device, build, source_fn, use_cache)
@@ -81,7 +83,7 @@ def sweep(points: Sequence[Point], seeds: Sequence[int], *, device: str = "ecp5-
                 try:
                     rec = f.result()
                 except Exception as e:  # noqa: BLE001 - worker died, pickling failed...
-                    rec = failure(p, s, device, "worker", one_line(e), time.time())
+                    rec = failure(p, s, p.device(device), "worker", one_line(e), time.time())
                 results[i] = rec
                 display.update(rec)
     except KeyboardInterrupt as e:
@@ -121,6 +123,9 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     if not isinstance(study, Study):
         study = get_study(study)
     seeds = list(seeds or study.seeds)
+    if device is not None and any("device" in p for p in study.points):
+        raise CipherfabError(f"--device: study {study.name!r} builds each point on its own device "
+                             "(it takes no --device)")
     device = device or study.device
     plugin = importlib.import_module(study.plugin) if study.plugin else None
     if keys is not None and not study.keys:
@@ -131,6 +136,11 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         raise CipherfabError(f"study {study.name!r} has no design points")
     flow = {k: v for k, v in (flow or {}).items() if v is not None}
     points = [p.with_flow(flow) for p in points] if flow else points
+    if flow.get("router"):      # a router a point's device's family does not offer: refused now
+        from ..flow.devices import get_device
+        from ..flow.options import FlowOptions
+        for d in dict.fromkeys(p.device(device) for p in points):
+            FlowOptions(router=flow["router"]).check(get_device(d))
     folder = Path(out) / study.name
     check_writable(folder)  # before the first build, not after the last
     resumed = resume(folder) if use_cache else []

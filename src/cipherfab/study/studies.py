@@ -496,9 +496,33 @@ FLOW_OPTIONS = Study(
             for what, metric in (("LUT4", "area.lut4"), ("Fmax", "timing.fmax_mhz"))],
 )
 
+#: the families study's devices, one per family with place and route, and its cores
+FAMILY_DEVICES = ("ecp5-85k", "ice40-up5k", "gowin-9k", "nexus-40", "gatemate-a1")
+_FAMILY_CORES = (_aes128("iterative", sbox="lut") + _aes128("interleaved", sbox="rom", stages=3)
+                 + _aes128("interleaved", sbox="lut", stages=2) + _aes128("column", sbox="rom"))
+
+FAMILIES = Study(
+    name="families",
+    title="Device families: four AES-128 cores on ECP5, iCE40, Gowin, Nexus and GateMate",
+    description=("The default AES-128 iterative encryption core (logic S-boxes), the 3-stage "
+                 "interleaved core with block-RAM S-boxes, the 2-stage interleaved core with logic "
+                 "S-boxes and the compact 32-bit column core with block-RAM S-boxes, placed and "
+                 "routed on one device of each family with open place and route: ECP5 LFE5U-85F, "
+                 "iCE40 UP5K, Gowin GW1NR-9, Nexus LIFCL-40 and GateMate CCGM1A1. ECP5 builds the "
+                 "core out of context; the other families have no out-of-context mode, so the core "
+                 "sits behind the serial I/O wrapper (its area is in the record's `unassigned` "
+                 "part, with the core's control). One placer seed: the comparison is between "
+                 "families, each with its own flow's defaults."),
+    points=[{**core, "device": d} for d in FAMILY_DEVICES for core in _FAMILY_CORES],
+    seeds=(1,),
+    device="ecp5-85k",
+    plugin="cipherfab.study.families",
+    budget_minutes=60,
+)
+
 #: every named study; add new ones here
 STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC, SYSTEM,
-                                                 FLOW_OPTIONS)}
+                                                 FLOW_OPTIONS, FAMILIES)}
 
 
 def get_study(name: str) -> Study:

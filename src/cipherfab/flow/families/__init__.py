@@ -20,6 +20,24 @@ from functools import cache
 from ...errors import CipherfabError
 
 @dataclass(frozen=True)
+class BlockRam:
+    """A family's block RAM: what a user calls it, its primitive, its size and the (words,
+    bits) shapes one block takes."""
+    name: str                       # "EBR"
+    primitive: str                  # "DP16KD"
+    kbits: int                      # 18
+    shapes: tuple                   # ((16384, 1), ..., (512, 36))
+
+    def blocks(self, words: int, bits: int) -> int:
+        """The fewest blocks a memory of ``words`` x ``bits`` occupies."""
+        return min(-(-words // w) * -(-bits // b) for w, b in self.shapes)
+
+
+#: the 18-kbit shapes ECP5's DP16KD, Nexus's DP16K and Gowin's BSRAM share
+SHAPES_18K = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
+
+
+@dataclass(frozen=True)
 class Family:
     """One device family (a module of this package makes one)."""
     name: str                       # "ecp5": the name records and cache keys carry
@@ -40,10 +58,17 @@ class Family:
     #: "synth_options" (synth_ecp5's -abc9 / -nowidelut switches), "shares" (merged shares of a
     #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`), "pins" (no
     #: out-of-context mode and every IO needs a pin: a core is placed behind the serial I/O
-    #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`)
+    #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`), "wrap"
+    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()
+    #: its block RAM (None: none), and its multiplier primitive (None: none)
+    block_ram: BlockRam | None = None
+    dsp: str | None = None
+    #: the nextpnr routers a build may ask for, the default first (a router the family's
+    #: nextpnr cannot finish in a study's time is left out, and refused in one line)
+    routers: tuple = ("router1", "router2")
 
     # ------------------------------------------------------------------ devices
     def device_fields(self, name: str, speed: int | None) -> dict:
@@ -70,7 +95,15 @@ class Family:
         """Yosys commands after the synthesis command (the IO buffers a family maps itself)."""
         return []
 
+    def capacity(self, name: str) -> dict | None:
+        """What device ``name`` holds, from its data sheet: ``lut4`` (the cells a record's
+        ``lut4`` counts; iCE40: logic cells, GateMate: CPEs), ``ff``, ``ram`` (blocks of
+        :attr:`block_ram`) and ``dsp`` (:attr:`dsp` multipliers); None where not declared."""
+        c = self.devices[name].get("capacity")
+        return dict(c) if c else None
+
     # ------------------------------------------------------------------ pins
+    #: the first pin of :meth:`pins_of` takes the clock (a family lists a global clock pin first)
     def pins_of(self, device) -> tuple:
         """The general-purpose pins a build may give the wrapper's ports, in order."""
         return tuple(self.devices[device.name].get("pins", ()))

