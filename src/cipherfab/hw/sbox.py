@@ -78,6 +78,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..errors import CipherfabError
+from ..registry import Param
 from . import gf
 
 
@@ -260,6 +261,21 @@ class CompositeStyle(Style):
 
 #: The S-box styles by name: the only list of them in cipherfab.
 STYLES: dict[str, Style] = {"lut": LutStyle(), "rom": RomStyle(), "composite": CompositeStyle()}
+
+
+#: a round style some architectures build besides :data:`STYLES` (SubBytes with MixColumns'
+#: products in T-table ROMs; ``ciphers/aes/round.py``), offered as a value of the same ``sbox``
+TBOX = "tbox"
+
+
+def sbox_param(default: str, help: str, *, only: Sequence[str] | None = None,
+               tbox: bool = False) -> Param:
+    """An architecture's ``sbox`` parameter: its choices are :data:`STYLES` (``only``: the
+    styles it can build, in :data:`STYLES` order), and :data:`TBOX` where it builds T-tables."""
+    styles = tuple(s for s in STYLES if only is None or s in only)
+    if only is not None and set(only) - set(styles):
+        raise ValueError(f"not S-box styles: {sorted(set(only) - set(styles))}")
+    return Param("sbox", styles + ((TBOX,) if tbox else ()), default, help)
 
 
 def check_style(style: str) -> str:

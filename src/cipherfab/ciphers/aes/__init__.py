@@ -1,5 +1,6 @@
 """AES (FIPS-197): the registry entry declaring its architectures and parameters."""
 
+from ...hw.sbox import sbox_param
 from ...registry import Architecture, Cipher, Param, Rule, hex_key_problem
 from .byte import BYTE
 from .compact import COLUMN
@@ -10,10 +11,11 @@ from .round import STAGES, STAGES_HELP
 KEY_BITS = Param("key_bits", (128, 192, 256), 128, "key size in bits")
 DIRECTION = Param("direction", ("encrypt", "decrypt", "both"), "encrypt",
                   "encrypt, decrypt, or both (a decrypt flag with every block)")
-SBOX = Param("sbox", ("lut", "rom", "composite", "tbox"), "lut",
+SBOX = sbox_param("lut",
              "S-box style: lut (logic tables), rom (synchronous ROM in block RAM, 2 S-boxes per "
              "RAM), composite (GF(((2^2)^2)^2) logic after Canright, smallest in LUT4s) or tbox "
-             "(SubBytes and MixColumns' products in T-table ROMs, 256x32, 2 per RAM; encrypt only)")
+             "(SubBytes and MixColumns' products in T-table ROMs, 256x32, 2 per RAM; encrypt only)",
+             tbox=True)
 TBOX_ENCRYPTS = Rule("--sbox tbox encrypts only (decryption would need inverse T-tables and "
                      "InvMixColumns'd round keys)",
                      lambda v: v["sbox"] == "tbox" and v["direction"] != "encrypt")
@@ -67,8 +69,8 @@ UNROLLED = Architecture(
     summary="k rounds per clock in logic, key schedule on the fly beside them (paper 003 Unrolled-k)",
     core="cipherfab.ciphers.aes.unrolled:UnrolledAES",
     params=(KEY_BITS, Param("direction", ("encrypt",), "encrypt", "encrypt"),
-            Param("sbox", ("lut", "composite"), "lut",
-                  "S-box style: lut or composite, logic only (no register may sit inside a round)"),
+            sbox_param("lut", "S-box style: lut or composite, logic only (no register may sit inside a round)",
+                       only=("lut", "composite")),
             Param("rounds_per_clock", (1, 2, 3, 4, 5, 6, 7, 10, 12, 14), 2,
                   "rounds computed per clock (must divide Nr: 10, 12 or 14)")),
     rules=(Rule("--rounds-per-clock must divide the number of rounds (AES-128: 1, 2, 5, 10; "
@@ -113,8 +115,7 @@ KEY_SPECIFIC = Architecture(
     core="cipherfab.ciphers.aes.key_specific:KeySpecificAES",
     params=(Param("key_bits", (128,), 128, "key size in bits (key-specific cores: AES-128)"),
             Param("direction", ("encrypt",), "encrypt", "encrypt"),
-            Param("sbox", ("rom", "lut", "composite"), "rom",
-                  "S-box style (paper 004: block RAM)"),
+            sbox_param("rom", "S-box style (paper 004: block RAM)"),
             Param("variant", ("fixed_key", "fixed_round_key", "xor_collapse", "xor_by_rom_all",
                               "xor_by_rom_partial", "fixed_round_key_rom"), "xor_collapse",
                   "how the key is built in (paper 004)"),
@@ -138,7 +139,7 @@ KEY_SPECIFIC_PIPELINE = Architecture(
     core="cipherfab.ciphers.aes.key_specific:KeySpecificPipelinedAES",
     params=(Param("key_bits", (128,), 128, "key size in bits (key-specific cores: AES-128)"),
             Param("direction", ("encrypt",), "encrypt", "encrypt"),
-            Param("sbox", ("rom", "lut", "composite", "tbox"), "rom", "S-box style"),
+            sbox_param("rom", "S-box style", tbox=True),
             Param("stages", STAGES, 1, STAGES_HELP),
             Param("variant", ("fixed_key", "fixed_round_key", "xor_collapse"), "xor_collapse",
                   "how the key is built in (paper 004's pl_ variants)"),

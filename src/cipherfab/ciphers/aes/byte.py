@@ -71,7 +71,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ...hw.info import payload_parts
-from ...hw.sbox import SboxTables, SubBytes
+from ...hw.sbox import SboxTables, SubBytes, sbox_param
 from ...registry import Architecture, Param
 from .compact import encrypt_128_signature
 from .reference import SBOX
@@ -274,9 +274,8 @@ BYTE = Architecture(
     params=(
         Param("key_bits", (128,), 128, "key size in bits"),
         Param("direction", ("encrypt",), "encrypt", "encrypt only"),
-        Param("sbox", ("rom", "lut", "composite"), "rom",
-              "S-box style: rom (synchronous ROM in one block RAM), lut (logic table) or "
-              "composite (GF(((2^2)^2)^2) logic)"),
+        sbox_param("rom", "S-box style: rom (synchronous ROM in one block RAM), lut (logic table) or "
+                   "composite (GF(((2^2)^2)^2) logic)"),
     ),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},

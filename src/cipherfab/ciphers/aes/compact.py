@@ -56,7 +56,7 @@ from amaranth.lib.wiring import In, Out
 
 from ...errors import CipherfabError
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
-from ...hw.sbox import SboxTables, SubBytes
+from ...hw.sbox import SboxTables, SubBytes, sbox_param
 from ...registry import Architecture, Param
 from .reference import SBOX
 from .round import bytes_of, from_bytes, xtime
@@ -282,9 +282,8 @@ COLUMN = Architecture(
     params=(
         Param("key_bits", (128,), 128, "key size in bits"),
         Param("direction", ("encrypt",), "encrypt", "encrypt only"),
-        Param("sbox", ("rom", "lut", "composite"), "rom",
-              "S-box style: rom (synchronous ROM in block RAM, 2 S-boxes per RAM), lut (logic "
-              "tables) or composite (GF(((2^2)^2)^2) logic)"),
+        sbox_param("rom", "S-box style: rom (synchronous ROM in block RAM, 2 S-boxes per RAM), "
+                   "lut (logic tables) or composite (GF(((2^2)^2)^2) logic)"),
     ),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "rom"},
