@@ -8,7 +8,7 @@ import pytest
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from cipherfab.hw import gcm_model
+from cipherfab.hw.gcm import gcm_model
 from cipherfab.vectors.gcm import parse_gcm, run_gcm_files
 
 RSP = Path(__file__).parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"

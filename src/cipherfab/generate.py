@@ -18,8 +18,8 @@ from pathlib import Path
 from . import __version__
 from .argtypes import integer
 from .errors import CipherfabError, MissingTool
-from .hw.accelerator import DEFAULT_DEPTH
-from .hw.axis import WIDTHS
+from .hw.system.accelerator import DEFAULT_DEPTH
+from .hw.stream.axis import WIDTHS
 from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, to_verilog
 from .hw.info import CoreInfo, info_of
 from .registry import CoreParams, add_core_arguments, params_from_args
@@ -155,7 +155,7 @@ def system_shape(params: CoreParams, width: int | None, depth: int | None,
     block's size (at most 128 bits), a depth not given the default.  Checked against the
     core's declaration and the device's block RAM before anything is elaborated; a refusal
     names the option (``options``: the width's and the depth's)."""
-    from .hw.fifo_budget import depth_problem
+    from .hw.system.fifo_budget import depth_problem
     info = declaration(params)
     if info.clocks:
         raise CipherfabError(f"{params.top} also has {', '.join(c + '_clk' for c in info.clocks)}: "
@@ -179,7 +179,7 @@ def system_shape(params: CoreParams, width: int | None, depth: int | None,
 def system_verilog(params: CoreParams, width: int | None = None,
                    depth: int | None = None) -> tuple[str, str, dict]:
     """(Verilog, top, facts) of the accelerator system around a core point."""
-    from .hw.system import AcceleratorSystem, info_word, system_top
+    from .hw.system.system import AcceleratorSystem, info_word, system_top
     width, depth = system_shape(params, width, depth, ("width", "depth"))
     top = system_top(params.top, width, depth)
     try:
@@ -234,7 +234,7 @@ def _run(args) -> int:
     if not args.system and (args.axis_width is not None or args.fifo_depth is not None):
         raise CipherfabError("--axis-width and --fifo-depth go with --system")
     if args.system:
-        from .hw.system import system_top
+        from .hw.system.system import system_top
         width, depth = system_shape(params, args.axis_width, args.fifo_depth)
         _check_outputs(args, system_top(params.top, width, depth))
         t0 = time.perf_counter()

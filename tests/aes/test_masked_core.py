@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cipherfab.ciphers.aes import reference as ref
 from cipherfab.ciphers.aes.masked import GADGET_BITS, KEY_SETUP, LATENCY, SEED_SETUP, MaskedAES
 from cipherfab.errors import CipherfabError
-from cipherfab.hw.trivium import keystream
+from cipherfab.hw.masking.trivium import keystream
 from cipherfab.registry import resolve
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")

@@ -76,11 +76,11 @@ def source(kind: str, flatten_parts: bool = False):
 
 
 def hpc2(unregistered: bool = False) -> str:
-    """Two HPC2 AND gadgets and an XOR on two shares (:class:`cipherfab.hw.masked.MaskedCircuit`,
+    """Two HPC2 AND gadgets and an XOR on two shares (:class:`cipherfab.hw.masking.masked.MaskedCircuit`,
     tagged as the masked AES core's S-boxes are), ciphertext registers untagged: top ``top``;
     ``unregistered``: the circuit's test mode without the gadgets' product registers."""
     from cipherfab.ciphers.aes.sbox_circuit import Gate
-    from cipherfab.hw.masked import MaskedCircuit
+    from cipherfab.hw.masking.masked import MaskedCircuit
     gates = [Gate("t", "and", "a", "b"), Gate("u", "xor", "t", "c"), Gate("v", "and", "u", "a")]
 
     class Top(Elaboratable):

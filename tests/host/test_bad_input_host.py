@@ -240,7 +240,7 @@ def test_the_stream_width_follows_the_block_unless_given():
 
 
 def test_the_system_name_carries_width_and_depth():
-    from cipherfab.hw.system import system_top
+    from cipherfab.hw.system.system import system_top
     assert system_top("aes_iterative_128_encrypt_rom", 32, 16) == \
         "cf_system_aes_iterative_128_encrypt_rom_axis32_fifo16"
 

@@ -8,7 +8,7 @@ import pytest
 from cipherfab.cli import main
 from cipherfab.errors import CipherfabError
 from cipherfab.host.driver import Accelerator
-from cipherfab.hw import system as regs
+from cipherfab.hw.system import system as regs
 from cipherfab.hw.modes import Mode
 from cipherfab.registry import resolve
 

@@ -53,6 +53,6 @@ def test_the_system_default_device_is_the_flows():
     """hw/ runs no tool and imports no flow: the system's FIFO check names the flow's default
     device by value, and this keeps the two the same."""
     from cipherfab.flow.devices import DEFAULT, get_device
-    from cipherfab.hw.fifo_budget import DEFAULT_DEVICE, EBR_COUNT
+    from cipherfab.hw.system.fifo_budget import DEFAULT_DEVICE, EBR_COUNT
     dev = get_device(DEFAULT)
     assert DEFAULT_DEVICE == (dev.name, dev.part) and dev.part in EBR_COUNT

@@ -15,7 +15,7 @@ from pathlib import Path
 from amaranth.back import verilog
 
 from cipherfab.generate import declaration, make_core
-from cipherfab.hw.system import AcceleratorSystem
+from cipherfab.hw.system.system import AcceleratorSystem
 from cipherfab.registry import resolve
 
 CORES = {

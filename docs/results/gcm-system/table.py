@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from cipherfab.hw.gcm import ghash_for
+from cipherfab.hw.gcm.gcm import ghash_for
 
 CORES = ("iterative_lut", "interleaved_rom_3", "pipeline_rom_1")
 

@@ -1,4 +1,4 @@
-"""Write the Verilog of GHASH units (hw.ghash_unit: the multiplier with its accumulator, as
+"""Write the Verilog of GHASH units (hw.gcm.ghash_unit: the multiplier with its accumulator, as
 the GCM layer uses it) for `cipherfab build --verilog` (see report.md).
 
     python docs/results/ghash-styles/make_units.py OUT_DIR
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from amaranth.back import verilog
 
-from cipherfab.hw.ghash_aggregated import LANES
-from cipherfab.hw.ghash_unit import GHASH
+from cipherfab.hw.gcm.ghash_aggregated import LANES
+from cipherfab.hw.gcm.ghash_unit import GHASH
 
 UNITS = {"unit_parallel": ("parallel", None), "unit_digit16": ("digit", 16),
          **{f"unit_aggregated{n}": ("aggregated", n) for n in LANES}}

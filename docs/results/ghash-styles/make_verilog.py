@@ -15,7 +15,7 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from cipherfab.hw.ghash import DIGITS, GF128Mul
+from cipherfab.hw.gcm.ghash import DIGITS, GF128Mul
 
 
 class Registered(wiring.Component):

@@ -4,7 +4,7 @@
 flow.  It exists for what out of context cannot give: a textual config and a
 bitstream, and with them re-keying (``cipherfab rekey``, :mod:`.rekey`).
 
-1. **Wrap.**  The core goes behind :class:`~cipherfab.hw.serial_io.SerialIO`
+1. **Wrap.**  The core goes behind :class:`~cipherfab.hw.stream.serial_io.SerialIO`
    (25 pins); the wrapper names the core by its top module, which synthesis keeps
    as a module of its own, so the netlist holds the core exactly as placed
    (the rekey check simulates that module).
@@ -66,11 +66,11 @@ def wrapped_verilog(source: DesignSource, core_verilog: str) -> str:
     from ..generate import waive_lint
     from ..hw.export import to_verilog
     from ..hw.info import CoreInfo
-    from ..hw.serial_io import SerialIO
+    from ..hw.stream.serial_io import SerialIO
     check_core(source)
     io = SerialIO(CoreInfo.from_json(source.info), source.top)
     head = (f"{WRAPPER_TOP}: {source.top} behind the shared serial I/O wrapper "
-            f"({io.width}-bit words; cipherfab.hw.serial_io)")
+            f"({io.width}-bit words; cipherfab.hw.stream.serial_io)")
     return to_verilog(io, WRAPPER_TOP, head, waive_lint) + "\n" + core_verilog
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..argtypes import integer, real_between
 from ..errors import CipherfabError
-from ..hw.axis import WIDTHS
+from ..hw.stream.axis import WIDTHS
 from ..userfiles import input_file, output_file, read_bytes
 from ..registry import add_core_arguments, get_cipher, params_from_args
 from .gcm_reference import gcm_reference

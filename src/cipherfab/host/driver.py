@@ -1,6 +1,6 @@
 """``Accelerator``: the host's view of a simulated cipherfab system (SPEC section 4).
 
-It generates the system around a core point (:class:`~cipherfab.hw.system.AcceleratorSystem`),
+It generates the system around a core point (:class:`~cipherfab.hw.system.system.AcceleratorSystem`),
 compiles it with its C++ host side (:mod:`.model`), programs the registers as a driver
 would, streams a message through a link model in chunks, and returns the output with
 the cycle counts and where the time went.
@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import CipherfabError
-from ..hw import system as regs
+from ..hw.system import system as regs
 from ..hw.modes import Mode, modes_of
 from ..registry import CoreParams
 from .link import Link, fmax_problem, get_link
@@ -124,8 +124,8 @@ class Accelerator:
         """GCM (SP 800-38D) through the system: ``data`` is the plaintext (encrypt) or the
         ciphertext (decrypt, with the received ``tag``).  The output is the text; the tag
         (encrypt) or the system's verdict on the received one (decrypt: ``authentic``).
-        The stream is laid out as hw.system's register map says."""
-        from ..hw.gcm_model import TAG_BYTES
+        The stream is laid out as hw.system.system's register map says."""
+        from ..hw.gcm.gcm_model import TAG_BYTES
         info = self.info
         mode = Mode.GCM_DECRYPT if decrypt else Mode.GCM_ENCRYPT
         if mode not in modes_of(info, self.ghash is not None):

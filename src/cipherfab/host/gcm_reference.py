@@ -9,7 +9,7 @@ def gcm_reference(cipher: str, key: bytes, iv: bytes, aad: bytes, data: bytes, t
                   decrypt: bool, tag: bytes | None = None):
     """GCM over the reference: (ciphertext, tag) when encrypting, the plaintext or None (a
     tag that does not match) when decrypting.  AES goes through OpenSSL's AESGCM (IVs of
-    8 to 128 bytes, the lengths it takes), anything else through hw.gcm_model over the
+    8 to 128 bytes, the lengths it takes), anything else through hw.gcm.gcm_model over the
     cipher's reference model."""
     if cipher == "aes" and 8 <= len(iv) <= 128:
         from cryptography.exceptions import InvalidTag
@@ -28,7 +28,7 @@ def gcm_reference(cipher: str, key: bytes, iv: bytes, aad: bytes, data: bytes, t
 
 
 def _gcm_model(cipher, key, iv, aad, data, tag_bytes, decrypt, tag):
-    from ..hw import gcm_model
+    from ..hw.gcm import gcm_model
     model = get_cipher(cipher).reference_model(8 * len(key))
     block = lambda x: int.from_bytes(model.encrypt(key, x.to_bytes(16, "big")), "big")
     if decrypt:

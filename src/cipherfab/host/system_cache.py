@@ -22,7 +22,7 @@ from ..sim.verilated import _write_atomic
 
 #: the files that make the system's Verilog around a core (followed through their imports;
 #: generate.py, which calls them, is one of every point's generator files)
-SYSTEM_ROOTS = ["hw/system.py"]
+SYSTEM_ROOTS = ["hw/system/system.py"]
 
 
 def system_files(params: CoreParams) -> set[Path]:

@@ -10,7 +10,7 @@ with Verilator and runs, through the driver:
   and decrypted with one tag bit flipped (rejected), as ``sim --mode gcm`` does;
 * random messages (IVs of 12 and of 1..64 bytes, AAD and text of 0..100 bytes, every tag
   length), encrypted and decrypted, with a flipped tag or AAD byte rejected: against
-  ``cryptography``'s AESGCM for AES (IVs of 8 bytes and more) and hw.gcm_model over the
+  ``cryptography``'s AESGCM for AES (IVs of 8 bytes and more) and hw.gcm.gcm_model over the
   cipher's reference model otherwise (the model itself is checked against the CAVP file).
   A key-specific core runs them under the key it is built for.
 
@@ -105,7 +105,7 @@ def state(params: CoreParams, e: dict | None, root: Path) -> str:
 def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -> dict:
     """``{"ok", "line", "entry"}`` for one class's representative point."""
     from ..generate import declaration
-    from ..hw.gcm_model import TAG_BYTES
+    from ..hw.gcm.gcm_model import TAG_BYTES
     from .gcm_reference import gcm_reference
     from .driver import Accelerator
     from ..vectors.gcm import run_gcm_files

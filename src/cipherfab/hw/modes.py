@@ -1,5 +1,5 @@
 """Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, and
-the counter part of GCM (:mod:`.gcm` adds the rest: H, J0, GHASH and the tag).
+the counter part of GCM (:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag).
 
 Theory of operation
 -------------------

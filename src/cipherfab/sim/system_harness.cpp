@@ -1,4 +1,4 @@
-// Cycle loop for a Verilated cipherfab accelerator system (hw/system.py; see
+// Cycle loop for a Verilated cipherfab accelerator system (hw/system/system.py; see
 // cipherfab/host/model.py).  The model class is Vcore (--prefix Vcore); WIDTH (the
 // AXI4-Stream tdata bits) comes from a -D flag.  The host side is modelled here, in
 // C++, so a whole file streams without Python per cycle:

@@ -5,7 +5,7 @@ Theory of operation
 Every secret value lives as two shares whose XOR is the value: the state ``(s0, s1)`` and
 the key ``(k0, k1)``.  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
-SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masked.MaskedCircuit` over
+SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCircuit` over
 Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
 AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only at the output: the
 last round's shares go into two registers ``ct0``, ``ct1`` (written only when a block
@@ -25,7 +25,7 @@ where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key,
 ``rk_(r-1)`` (which travelled beside it) and SubWord's output in the same clock.  A stage no
 block enters takes zero shares, so no value of a block is computed twice.
 
-Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.trivium`) through one
+Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.masking.trivium`) through one
 register, a fresh bit for every gadget every clock (20 x 34) plus 256 bits for the block's
 mask and the key refresh.  The bank is seeded from the ``seed`` port only (the entropy
 input, 160 bits: generator i takes key ``seed[:80]`` and IV ``seed[80:] ^ i``), so its
@@ -42,7 +42,7 @@ wait, with no other effect.
 ``glitch_test`` names two more **test modes** (with the generators on), masked in every
 settled value but not with glitches, for a glitch-robust evaluation to fail:
 ``hpc2-unregistered`` (every HPC2 gadget without its product registers, :mod:`cipherfab.
-hw.masked`) and ``refresh-recombined`` (at a new block the key's share 0 is refreshed as
+hw.masking.masked`) and ``refresh-recombined`` (at a new block the key's share 0 is refreshed as
 ``k0 ^ k1 ^ r`` in one LUT per bit, share 1 as ``r``).  Every signal holding one share
 carries the attribute ``cipherfab_share`` (``"0"``/``"1"``); the randomness, control and
 ``ct0``/``ct1`` carry none.
@@ -62,9 +62,9 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masked import MaskedCircuit, Schedule, share_attrs
+from ...hw.masking.masked import MaskedCircuit, Schedule, share_attrs
 from ...registry import Architecture, Param, Rule
-from ...hw.trivium import MAX_WIDTH, WARMUP, TriviumBank
+from ...hw.masking.trivium import MAX_WIDTH, WARMUP, TriviumBank
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
 from .sbox_circuit import GATES, INPUTS, OUTPUTS

@@ -6,7 +6,7 @@ circuit "SLP_AES_113" of the Yale Circuit Minimization Team), written out here g
 A linear top layer (XOR only) spreads the 8 input bits to 27 signals, a shared middle part
 computes the inversion in GF(2^8) with 34 AND gates at AND-depth 4, and a linear bottom
 layer (XOR, XNOR) makes the 8 output bits.  ``ik`` and ``ok`` are bit k of the input and
-the output (``i0`` the least significant; the paper's U0 is ``i7``, its S0 ``o7``).  The masked S-box (:mod:`cipherfab.hw.masked`) builds one shared
+the output (``i0`` the least significant; the paper's U0 is ``i7``, its S0 ``o7``).  The masked S-box (:mod:`cipherfab.hw.masking.masked`) builds one shared
 AND gadget per AND gate and takes everything else share by share; :func:`evaluate` runs
 the circuit on one byte (the tests check it against the S-box table on all 256).
 """

@@ -1,7 +1,7 @@
 """Gowin LittleBee (``gowin-9k``: GW1NR-9 in QN88, the Tang Nano 9K's part): Yosys
 ``synth_gowin``, nextpnr-himbaechel with the ``gowin`` micro-architecture.  It has no
 out-of-context mode and refuses an IO without a pin, so a core goes behind the serial I/O
-wrapper (25 pins, :mod:`cipherfab.hw.serial_io`) and every wrapper port gets a pin of
+wrapper (25 pins, :mod:`cipherfab.hw.stream.serial_io`) and every wrapper port gets a pin of
 :data:`PINS` through a CST file.  Area from the placed design: LUT1-LUT4 (LUT4 sites), DFF*,
 ALU (carry), MUX2_LUT5..8 (wide LUTs, in the LUT sites' muxes), DP/SDP/SP (BSRAM, 18 kbit);
 a slice holds 2 LUT4 and 2 FF.

@@ -1,4 +1,4 @@
-"""The masked S-box (hw.masked over ciphers.aes.sbox_circuit): the circuit is the S-box on
+"""The masked S-box (hw.masking.masked over ciphers.aes.sbox_circuit): the circuit is the S-box on
 all 256 bytes; the two-share pipeline gives S(x) for every byte under random masks and
 random bits, a new byte every clock, after a latency that does not depend on them; with
 the random bits held at zero it is still correct (the 'PRNG off' test mode leaks, it does
@@ -12,7 +12,7 @@ from amaranth.sim import Simulator
 
 from cipherfab.ciphers.aes.reference import SBOX
 from cipherfab.ciphers.aes.sbox_circuit import GATES, INPUTS, OUTPUTS, and_depth, evaluate
-from cipherfab.hw.masked import MaskedCircuit, Schedule
+from cipherfab.hw.masking.masked import MaskedCircuit, Schedule
 
 
 def test_the_circuit_is_the_sbox():

@@ -1,4 +1,4 @@
-"""Trivium (hw.trivium): the model against eSTREAM's published test vectors (stream[0..15] of
+"""Trivium (hw.masking.trivium): the model against eSTREAM's published test vectors (stream[0..15] of
 four vectors of its sets 1 and 2, as quoted with their set and vector numbers in public
 implementations' test suites, and the all-zero vector's first 64 bytes); the hardware against
 the model at several widths, through reseeding."""
@@ -8,7 +8,7 @@ import random
 import pytest
 from amaranth.sim import Simulator
 
-from cipherfab.hw.trivium import WARMUP, Trivium, keystream, keystream_bytes
+from cipherfab.hw.masking.trivium import WARMUP, Trivium, keystream, keystream_bytes
 
 #: eSTREAM Trivium (80-bit key and IV) test vectors: (set, vector#, key, IV, stream[0..15])
 ESTREAM = [

@@ -33,7 +33,7 @@ from amaranth.hdl import Cat, ClockSignal, Instance, Module, Mux, ResetSignal, S
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .info import CoreInfo
+from ..info import CoreInfo
 
 WIDTH = 8   #: default word width: 25 pins in all with clk and rst
 
@@ -149,7 +149,7 @@ class SerialIO(wiring.Component):
 
 def _connect(m: Module, core, ports: dict) -> None:
     """Wire ``ports`` (Instance-style ``i_``/``o_`` plain names) to a core component."""
-    from .info import payload_parts
+    from ..info import payload_parts
     block, decrypt, key = payload_parts(core)
     target = {"block_in": block, "block_in_decrypt": decrypt, "block_in_key": key,
               "block_in_valid": core.block_in.valid, "block_in_ready": core.block_in.ready,

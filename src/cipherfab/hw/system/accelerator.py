@@ -12,7 +12,7 @@ Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
 ``SyncFIFOBuffered`` of ``depth`` blocks (default 512) with the block's sideband
 (last flag, byte count), which Yosys maps to block RAM.  The input FIFO's read data
-goes through one register stage (:class:`~.stream_register.StreamRegister`) before the
+goes through one register stage (:class:`~cipherfab.hw.stream.stream_register.StreamRegister`) before the
 engine: a block RAM's clock-to-output feeding a core's first round directly cost the
 default system a third of its core's Fmax on ECP5.  A message ends with
 ``tlast``; its last block may be partial (CTR: the output has the message's length).
@@ -21,7 +21,7 @@ raises the sticky ``length_error`` (its output is cut to the message's length an
 not a ciphertext of anything).
 
 Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is, except
-in GCM, where :class:`~.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
+in GCM, where :class:`~cipherfab.hw.gcm.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
 ``text_bytes``, ``iv_bytes``, ``tag_bytes``; ``ghash`` picks its GHASH style, "auto": the
 smallest that keeps up with the core, None: no GCM); ``start`` takes effect while the
 engine is idle; a core's ``seed`` stream (``seed_bits``) passes through.  Counters, cleared by ``start``:
@@ -37,11 +37,11 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from .axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
-from .gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
-from .stream_register import StreamRegister
-from .info import info_of
-from .modes import Mode, ModeEngine
+from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
+from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
+from ..stream.stream_register import StreamRegister
+from ..info import info_of
+from ..modes import Mode, ModeEngine
 
 COUNTER_BITS = 32
 DEFAULT_DEPTH = 512
@@ -66,7 +66,7 @@ class Accelerator(wiring.Component):
             ghash = None                  # GCM needs a 128-bit block cipher that encrypts
         self._MustUse__silence = True      # a refused one is not an unused design
         if isinstance(ghash, tuple):
-            from .ghash_unit import check_style
+            from ..gcm.ghash_unit import check_style
             check_style(*ghash)
         elif ghash not in ("auto", None):
             raise ValueError(f"ghash is 'auto', None or (style, digit), not {ghash!r}")

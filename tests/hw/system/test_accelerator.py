@@ -1,4 +1,4 @@
-"""The accelerator (hw.accelerator) in Amaranth's simulator: messages of any length through
+"""The accelerator (hw.system.accelerator) in Amaranth's simulator: messages of any length through
 AXI4-Stream, FIFOs that fill and drain, every mode, random tvalid/tready pauses, the
 counters, and the error flags; around a pipelined test double and around AES-128."""
 
@@ -8,9 +8,9 @@ import pytest
 from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from cipherfab.hw.accelerator import Accelerator
+from cipherfab.hw.system.accelerator import Accelerator
 from cipherfab.hw.modes import Mode
-from doubles import (PipeCore, begin_message, messages_of, model, stream_through, toy_decrypt,
+from hw.doubles import (PipeCore, begin_message, messages_of, model, stream_through, toy_decrypt,
                      toy_encrypt, transfers)
 
 

@@ -1,4 +1,4 @@
-"""hw.gf128: Algorithm 1 against the reflected form, and GHASH inside a test-only GCM
+"""hw.gcm.gf128: Algorithm 1 against the reflected form, and GHASH inside a test-only GCM
 against every NIST CAVP gcmEncryptExtIV128 record and against pyca/cryptography's AESGCM."""
 
 import random
@@ -9,10 +9,10 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from cipherfab.hw.gf128 import (GCM, ONE, Field, blocks_of, ghash, ghash_input, mul, mul_reflected,
+from cipherfab.hw.gcm.gf128 import (GCM, ONE, Field, blocks_of, ghash, ghash_input, mul, mul_reflected,
                                 pow_h, reverse)
 
-GCM_RSP = Path(__file__).parent.parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
+GCM_RSP = Path(__file__).parents[2] / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
 
 
 # --- test-only GCM (SP 800-38D Algorithm 4), AES from cryptography's ECB -------------------

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-*Bit order*: ports carry blocks as :mod:`cipherfab.hw.gf128` reads them, the integer
+*Bit order*: ports carry blocks as :mod:`cipherfab.hw.gcm.gf128` reads them, the integer
 ``int.from_bytes(block, "big")``, so port bit ``n - 1 - i`` is the coefficient of
 ``a^i`` (the block's leftmost bit is ``a^0``).  Inside, each operand is reflected
 (:func:`reflect`: a renaming of wires, no logic) so that bit ``i`` is the coefficient
@@ -22,7 +22,7 @@ terms map straight onto LUTs; one Karatsuba level saves a quarter of the ANDs
 (3 x 64^2 instead of 128^2) but adds pre- and post-addition XORs and depth, and
 whether it wins on LUT4s is a measurement not made yet.
 
-*Field*: the generator is written for any :class:`~cipherfab.hw.gf128.Field` (width
+*Field*: the generator is written for any :class:`~cipherfab.hw.gcm.gf128.Field` (width
 ``n`` and reduction polynomial, same reflected bit order); GCM is the default and the
 n = 128 case.  Tests build GF(2^8) modulo 0x11B with the same code and check it on
 every operand pair.
@@ -47,12 +47,12 @@ Styles (:class:`GF128Mul`):
     ``digit`` is one of :data:`DIGITS` for GCM (any divisor of ``n`` below ``n`` for
     another field).
 
-Checks: tests/hw/test_ghash.py simulates every style and digit size on random
-operands and on one-hot (basis) operands against :func:`cipherfab.hw.gf128.mul`,
+Checks: tests/hw/gcm/test_ghash.py simulates every style and digit size on random
+operands and on one-hot (basis) operands against :func:`cipherfab.hw.gcm.gf128.mul`,
 with exact cycle counts, and checks the GF(2^8) instance on all 65536 pairs (parallel
-and digit 2; digits 1 and 4 with ``-m slow``).  :mod:`cipherfab.hw.ghash_equiv` proves
+and digit 2; digits 1 and 4 with ``-m slow``).  :mod:`cipherfab.hw.gcm.ghash_equiv` proves
 :func:`gf_mul_comb` (the parallel style's logic) equal to SP 800-38D Algorithm 1 and to
-:func:`cipherfab.hw.gf128.mul` for all 2^256 operand pairs, by the exact algebraic normal
+:func:`cipherfab.hw.gcm.gf128.mul` for all 2^256 operand pairs, by the exact algebraic normal
 form of its Yosys netlist (a SAT proof did not finish), and :func:`horner_step` (one
 digit-serial clock) equal to ``Z a^d + D H mod P``; the registers, multiplexers,
 counter and handshakes of both styles are simulated, not proven.
@@ -64,7 +64,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..errors import CipherfabError
+from ...errors import CipherfabError
 from .gf128 import GCM, Field
 
 STYLES = ("parallel", "digit")

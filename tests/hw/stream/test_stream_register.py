@@ -5,7 +5,7 @@ import random
 
 from amaranth.sim import Simulator
 
-from cipherfab.hw.stream_register import StreamRegister
+from cipherfab.hw.stream.stream_register import StreamRegister
 
 
 def _run(p_valid: float, p_ready: float, n: int = 300, seed: int = 1):

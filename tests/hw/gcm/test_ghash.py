@@ -1,4 +1,4 @@
-"""hw.ghash: every multiplier style against gf128.mul (random and basis operands, exact
+"""hw.gcm.ghash: every multiplier style against gf128.mul (random and basis operands, exact
 cycle counts) and the GF(2^8) instance of the same generator on all 65536 operand pairs."""
 
 import random
@@ -11,8 +11,8 @@ from amaranth.sim import Simulator
 
 from cipherfab.errors import CipherfabError
 from cipherfab.hw.gf import gf256_mul
-from cipherfab.hw.gf128 import GCM, Field, mul, reverse
-from cipherfab.hw.ghash import DIGITS, GF128Mul, check
+from cipherfab.hw.gcm.gf128 import GCM, Field, mul, reverse
+from cipherfab.hw.gcm.ghash import DIGITS, GF128Mul, check
 
 BASIS = [0, 1, 2, 7, 8, 63, 64, 120, 126, 127]
 

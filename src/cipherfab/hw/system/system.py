@@ -37,7 +37,7 @@ first four bytes)::
     0x80-0x9C SEED[0..7]  W   with a seed port: the seed, word 0 first (its top bits;
                           reads return 0); write while STATUS.seed_pending is 0
 
-GCM (:mod:`.gcm`): the lengths are set before ``start``.  The input stream holds the IV
+GCM (:mod:`cipherfab.hw.gcm.gcm`): the lengths are set before ``start``.  The input stream holds the IV
 (when IV_BYTES is not 12), the AAD, the text and, decrypting, the tag: each padded with
 zero bytes to whole blocks but the stream's last, whose ``tlast`` ends the message.  The
 output holds the text (encrypting: padded to whole blocks) and, encrypting, the tag.
@@ -68,9 +68,9 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .accelerator import Accelerator
-from .axis import axis_signature, connect_axis
-from .axil import AxiLiteSlave, axil_members
-from .modes import Mode, modes_of
+from ..stream.axis import axis_signature, connect_axis
+from ..stream.axil import AxiLiteSlave, axil_members
+from ..modes import Mode, modes_of
 
 CTRL, STATUS, INFO = 0x00, 0x04, 0x08
 BLOCKS_IN, BLOCKS_OUT, STARVED, BLOCKED = 0x10, 0x14, 0x18, 0x1C

@@ -5,13 +5,13 @@ Theory of operation
 ``Y_0 = 0`` and ``Y_i = (Y_(i-1) ^ X_i) . H``; after a message's last block (for GCM:
 the AAD, the ciphertext, each zero-padded, then the length block) ``y`` is GHASH_H of it.
 Blocks arrive on the ``block`` stream (128-bit payload, GCM bit order as in
-:mod:`cipherfab.hw.gf128`); ``h`` is the hash subkey, held for the whole message.
+:mod:`cipherfab.hw.gcm.gf128`); ``h`` is the hash subkey, held for the whole message.
 ``clear`` begins a message: ``y`` reads 0 and the next block starts from ``Y_0``; no
 block is taken in the clock of a clear.
 
 ``parallel``
     one block per clock: the block taken this clock is multiplied in the same clock
-    (:func:`~cipherfab.hw.ghash.gf_mul_comb`) into the ``Y`` register, which the next
+    (:func:`~cipherfab.hw.gcm.ghash.gf_mul_comb`) into the ``Y`` register, which the next
     block reads.  ``busy`` is never high.
 ``aggregated``
     one block per clock on an ``n``-stage pipelined multiplier with ``n`` lanes and the
@@ -19,14 +19,14 @@ block is taken in the clock of a clear.
     message's block count (``count``, sampled at ``clear``), spends ``(n - 1) n`` clocks
     after ``clear`` on the powers, and ``y`` is ready ``n`` clocks after the last block.
 ``digit``
-    a :class:`~cipherfab.hw.ghash.GF128Mul` of the same digit size: a block is taken
+    a :class:`~cipherfab.hw.gcm.ghash.GF128Mul` of the same digit size: a block is taken
     while the multiplier is idle and starts it on ``Y ^ X``; ``busy`` is high for the
     ``128 / digit - 1`` clocks after, and the next block may be taken in the clock the
     product is ready, so a message of ``m`` blocks offered back to back takes exactly
     ``m * 128 / digit`` clocks.  ``y`` is ``Y`` only while ``busy`` is low.
 
-No count depends on the data.  tests/hw/test_ghash_unit.py checks every style and digit
-size against :func:`cipherfab.hw.gf128.ghash` on random messages (empty ones included)
+No count depends on the data.  tests/hw/gcm/test_ghash_unit.py checks every style and digit
+size against :func:`cipherfab.hw.gcm.gf128.ghash` on random messages (empty ones included)
 with random gaps, clears between messages, and the exact clocks per block.
 """
 
@@ -36,7 +36,7 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..errors import CipherfabError
+from ...errors import CipherfabError
 from .gf128 import BITS, GCM
 from .ghash import GF128Mul, check, gf_mul_comb
 from .ghash_aggregated import LANES, AggregatedGHASH

@@ -1,4 +1,4 @@
-"""hw.ghash_unit: GHASH over a block stream, every multiplier style, against gf128.ghash
+"""hw.gcm.ghash_unit: GHASH over a block stream, every multiplier style, against gf128.ghash
 (random messages with random gaps, empty ones, clears between them) and exact clocks per
 block when blocks are offered back to back."""
 
@@ -8,11 +8,11 @@ import pytest
 from amaranth.sim import Simulator
 
 from cipherfab.errors import CipherfabError
-from cipherfab.hw.gf128 import ghash, ghash_input
-from cipherfab.hw.ghash import DIGITS
-from cipherfab.hw.ghash_unit import GHASH
+from cipherfab.hw.gcm.gf128 import ghash, ghash_input
+from cipherfab.hw.gcm.ghash import DIGITS
+from cipherfab.hw.gcm.ghash_unit import GHASH
 
-from cipherfab.hw.ghash_aggregated import LANES
+from cipherfab.hw.gcm.ghash_aggregated import LANES
 
 STYLES = [("parallel", None)] + [("digit", d) for d in DIGITS] + [("aggregated", n) for n in LANES]
 

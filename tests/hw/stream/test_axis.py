@@ -1,4 +1,4 @@
-"""AXI4-Stream to blocks and back (hw.axis) in Amaranth's simulator: messages of any byte
+"""AXI4-Stream to blocks and back (hw.stream.axis) in Amaranth's simulator: messages of any byte
 length, every width that divides the block, random tvalid/tready pauses; the blocks
 between carry the stream's bytes big-endian with their byte count and last flag."""
 
@@ -9,8 +9,8 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
-from cipherfab.hw.axis import AxisToBlocks, BlocksToAxis
-from doubles import messages_of, transfers
+from cipherfab.hw.stream.axis import AxisToBlocks, BlocksToAxis
+from hw.doubles import messages_of, transfers
 
 
 class Loop(wiring.Component):

@@ -18,7 +18,7 @@ MIN_DEPTH = 3
 
 def fifo_entry_bits(block_bits: int) -> int:
     """Bits of one FIFO entry: the block and its sideband (last flag, byte count)."""
-    from .axis import side_layout
+    from ..stream.axis import side_layout
     return block_bits + side_layout(block_bits).size
 
 

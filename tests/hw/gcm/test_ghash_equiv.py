@@ -1,14 +1,14 @@
-"""hw.ghash_equiv: the GHASH product circuit proven by its algebraic normal form, and
+"""hw.gcm.ghash_equiv: the GHASH product circuit proven by its algebraic normal form, and
 wrong circuits (wrong reduction, a missing or extra term, non-bilinear) refused."""
 
 import pytest
 
 from amaranth.hdl import Value
 
-from cipherfab.hw import ghash_equiv
-from cipherfab.hw.gf128 import GCM, Field
-from cipherfab.hw.ghash import horner_step
-from cipherfab.hw.ghash_equiv import gold_verilog, prove, prove_step
+from cipherfab.hw.gcm import ghash_equiv
+from cipherfab.hw.gcm.gf128 import GCM, Field
+from cipherfab.hw.gcm.ghash import horner_step
+from cipherfab.hw.gcm.ghash_equiv import gold_verilog, prove, prove_step
 
 AES = Field(8, 0x11B)
 

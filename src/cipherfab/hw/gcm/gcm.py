@@ -3,7 +3,7 @@ ciphertext, the length block and the tag.
 
 Theory of operation
 -------------------
-The layer sits between the accelerator's FIFOs and the :class:`~.modes.ModeEngine`::
+The layer sits between the accelerator's FIFOs and the :class:`~cipherfab.hw.modes.ModeEngine`::
 
     input FIFO --data_in--> [GcmLayer] --e_in--> ModeEngine(core) --e_out--> [GcmLayer] --data_out--> output FIFO
                                  \\____ GHASH (style picked to keep up with the core) ____/
@@ -57,8 +57,8 @@ from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from .ghash_unit import GHASH
-from .modes import Mode
-from .stream_register import StreamRegister
+from ..modes import Mode
+from ..stream.stream_register import StreamRegister
 
 BITS = 128
 LENGTH_BITS = 32                 #: the byte-count registers (a message of up to 4 GiB - 1)
@@ -142,7 +142,7 @@ def _mask(m: Module, last, length, name: str):
 
 
 class GcmLayer(wiring.Component):
-    """GCM for a 128-bit-block core behind a :class:`~.modes.ModeEngine`; ``style`` None
+    """GCM for a 128-bit-block core behind a :class:`~cipherfab.hw.modes.ModeEngine`; ``style`` None
     makes it a wire (no GCM: the engine refuses the GCM modes).  ``queue``: blocks a FIFO
     in front of the GHASH unit holds (0: none), so the core's output (encrypting) or input
     (decrypting) and the AAD never wait for a slower multiplier while it has room."""

@@ -1,4 +1,4 @@
-"""The accelerator system (hw.system) in Amaranth's simulator, driven as a host would: the
+"""The accelerator system (hw.system.system) in Amaranth's simulator, driven as a host would: the
 AXI4-Lite registers (key, IV, mode, start, status, counters, info), a message through
 AXI4-Stream, write-only key registers, and clear zeroizing them; and its generated Verilog
 lint-clean at every stream width."""
@@ -9,10 +9,10 @@ import pytest
 from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from cipherfab.hw import system as regs
+from cipherfab.hw.system import system as regs
 from cipherfab.hw.modes import Mode
-from cipherfab.hw.system import AcceleratorSystem
-from doubles import PipeCore, messages_of, toy_encrypt, transfers
+from cipherfab.hw.system.system import AcceleratorSystem
+from hw.doubles import PipeCore, messages_of, toy_encrypt, transfers
 
 
 async def write(ctx, bus, addr, value, strb=0b1111):

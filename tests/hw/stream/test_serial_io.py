@@ -1,4 +1,4 @@
-"""The shared serial I/O wrapper (hw.serial_io) around a small test-double core, in
+"""The shared serial I/O wrapper (hw.stream.serial_io) around a small test-double core, in
 Amaranth's simulator: words in and out under random valid/ready gaps, blocks in order,
 keys (stream, per-block, none) taken where the core's declaration says."""
 
@@ -10,7 +10,7 @@ from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
 from cipherfab.hw.info import CoreInfo, CoreSignature, payload_parts
-from cipherfab.hw.serial_io import SerialIO
+from cipherfab.hw.stream.serial_io import SerialIO
 
 FIXED = 0x0F1E2D3C4B5A69788796A5B4C3D2E1F0
 

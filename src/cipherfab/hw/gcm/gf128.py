@@ -22,14 +22,14 @@ carry-less multiply, reduce modulo ``a^128 + a^7 + a^2 + a + 1`` (:data:`GCM_POL
 from the top degree down, reverse back.  :class:`Field` gives the same operation for
 any width ``n`` and reduction polynomial in the same reflected bit order, so a small
 field (e.g. GF(2^8) modulo 0x11B) exercises the hardware generator of
-:mod:`cipherfab.hw.ghash` exhaustively.
+:mod:`cipherfab.hw.gcm.ghash` exhaustively.
 
 *GHASH* (Algorithm 2, :func:`ghash`): ``Y_0 = 0``, ``Y_i = (Y_(i-1) + X_i) . H``;
 the result is ``Y_m``.  :func:`ghash_input` builds the blocks GCM hashes (Algorithm 4
 step 5): ``A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64``, lengths in bits.
 :func:`pow_h` is ``H^n`` (``H^0`` = the block ``10...0`` = the integer ``1 << 127``).
 
-Checks: tests/hw/test_gf128.py runs a test-only GCM (AES-ECB from ``cryptography``
+Checks: tests/hw/gcm/test_gf128.py runs a test-only GCM (AES-ECB from ``cryptography``
 plus this module) against every record of NIST CAVP ``gcmEncryptExtIV128.rsp`` and
 against ``cryptography``'s AESGCM on random inputs, and compares :func:`mul` with
 :func:`mul_reflected`.  This module imports neither Amaranth nor ``cryptography``.

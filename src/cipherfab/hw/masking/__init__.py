@@ -1,0 +1,2 @@
+"""Masking on two shares: circuits of two-input gates made first-order glitch-robust
+(HPC2 gadgets, pipelined), and the Trivium generators that give the masks."""
