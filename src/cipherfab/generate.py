@@ -21,13 +21,16 @@ from .errors import CipherfabError, MissingTool
 from .hw.system.accelerator import DEFAULT_DEPTH
 from .hw.stream.axis import WIDTHS
 from .hw.export import LINT_WAIVERS, VERILATOR_TESTED, check_parts, to_verilog
-from .hw.info import CoreInfo, info_of
+from .hw.info import CoreInfo, identified, info_of
 from .registry import CoreParams, add_core_arguments, params_from_args
 
 
 def make_core(params: CoreParams):
+    """The core of a registry point, its declaration carrying the point's identity (the cipher,
+    the architecture and the values that name it: those of the top module's name)."""
     cls = params.architecture.component_class()
-    return cls(**dict(params.values))
+    named = {k: v for k, v in params.as_dict(quiet=True).items() if k not in ("cipher", "arch")}
+    return identified(cls(**dict(params.values)), params.cipher, params.arch, named)
 
 
 def declaration(params: CoreParams) -> CoreInfo:

@@ -51,13 +51,18 @@ from amaranth.lib.wiring import In, Out
 KEY_INTERFACES = ("stream", "per_block", "none")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CoreInfo:
-    """The facts a core declares (cycle counts are exact: the harness checks them)."""
+    """The facts a core declares (cycle counts are exact: the harness checks them).
 
-    cipher: str
-    arch: str
-    params: dict
+    A core declares what it does, never who it is: its identity (``cipher``, ``arch`` and the
+    parameter values that name it, ``params``) is its registry point's, which
+    :func:`cipherfab.generate.make_core` gives it (:func:`identified`).  A core made directly
+    (a unit test) has the empty identity; an external core's comes from its declaration file."""
+
+    cipher: str = ""
+    arch: str = ""
+    params: dict = field(default_factory=dict)
     block_bits: int
     key_bits: int                    # bits on the key port (DES: 64/128/192, parity included)
     key_bits_effective: int          # bits that matter (DES: 56/112/168)
@@ -96,11 +101,10 @@ class CoreInfo:
         return (1000.0 * (self.key_setup_cycles - self.key_clock_cycles) / fmax_mhz
                 + 1000.0 * self.key_clock_cycles / f_key)
 
-    def with_built_in_key(self, arch: str, params: dict, key_hex: str, variant: str,
-                          notes: tuple[str, ...] = ()) -> "CoreInfo":
+    def with_built_in_key(self, key_hex: str, variant: str, notes: tuple[str, ...] = ()) -> "CoreInfo":
         """This declaration for a key-specific form of the core (paper 004): no key port,
         no key setup, the key in ``fixed_key``; ``notes`` kept after the key-specific one."""
-        return replace(self, arch=arch, params=params, key_interface="none", fixed_key=key_hex,
+        return replace(self, key_interface="none", fixed_key=key_hex,
                        key_setup_cycles=0,
                        notes=(f"key-specific ({variant}): built for one key, given in fixed_key",)
                        + notes)
@@ -220,6 +224,13 @@ def info_of(core: wiring.Component) -> CoreInfo:
         if isinstance(a, CoreAnnotation):
             return a.origin
     raise TypeError(f"{type(core).__name__} carries no CoreAnnotation: its signature must be a CoreSignature")
+
+
+def identified(core: wiring.Component, cipher: str, arch: str, params: dict) -> wiring.Component:
+    """``core`` with the identity of its registry point in its declaration (what
+    :func:`cipherfab.generate.make_core` does to every core it makes)."""
+    core.signature.info = replace(info_of(core), cipher=cipher, arch=arch, params=dict(params))
+    return core
 
 
 def payload_parts(core: wiring.Component):

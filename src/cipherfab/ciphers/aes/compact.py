@@ -74,7 +74,6 @@ def encrypt_128_signature(core, arch: str, key_bits: int, direction: str, sbox: 
         core._MustUse__silence = True    # refused, not forgotten
         raise CipherfabError(f"aes {arch}: AES-128 encryption only (got {key_bits} bits, {direction})")
     return CoreSignature(CoreInfo(
-        cipher="aes", arch=arch, params={"key_bits": key_bits, "direction": direction, "sbox": sbox},
         block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
         directions=("encrypt",), latency=latency, cycles_per_block=cycles_per_block,
         cycles_per_block_feedback=cycles_per_block, blocks_in_flight=1,

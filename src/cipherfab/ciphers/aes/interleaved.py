@@ -65,17 +65,13 @@ class InterleavedAES(wiring.Component):
         self.decrypt = direction in ("decrypt", "both")
         self.nr = nr = NR[key_bits]
         latency = nr + 1 if stages == 1 else stages * nr
-        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages}
         self.phases = phases = expansion_phases(key_sbox(sbox))
         key_setup, clocks = {"key_setup_cycles": expansion_cycles(nr, phases) + 1}, {}  # then blocks
         if key_clock == "separate":
-            params["key_clock"] = key_clock
             key_setup = {"key_setup_cycles": key_clock_cycles(nr, phases) + SYNC_SIDE_CYCLES,
                          "key_clock_cycles": key_clock_cycles(nr, phases)}
             clocks = {"clocks": ("key",)}
         super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="interleaved",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
             latency=latency,

@@ -95,12 +95,7 @@ class IterativeAES(wiring.Component):
         self.decrypt = direction in ("decrypt", "both")
         self.folded = folded = key_add == "folded"
         self.nr = nr = NR[key_bits]
-        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox}
-        if folded:                         # the default leaves the other cores' names unchanged
-            params["key_add"] = key_add
         super().__init__(CoreSignature(self.declare(CoreInfo(
-            cipher="aes", arch="iterative",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=tuple(d for d, on in (("encrypt", self.encrypt), ("decrypt", self.decrypt)) if on),
             latency=nr + 1,                    # load, Nr rounds; result registered

@@ -190,9 +190,7 @@ class KeySpecificAES(IterativeAES):
         super().__init__(128, "encrypt", sbox)
 
     def declare(self, info: CoreInfo) -> CoreInfo:
-        return info.with_built_in_key("key_specific", {**info.params, "variant": self.variant,
-                                                       "key": self.key_hex},
-                                      self.key_hex, self.variant)
+        return info.with_built_in_key(self.key_hex, self.variant)
 
     def key_schedule(self):
         return ConstantKeySchedule(self.key_bytes, self.variant, self.sbox)
@@ -221,10 +219,7 @@ class KeySpecificPipelinedAES(PipelinedAES):
         super().__init__(128, "encrypt", sbox, stages, keys="fixed")
 
     def declare(self, info: CoreInfo) -> CoreInfo:
-        params = {k: v for k, v in info.params.items() if k != "keys"}   # fixed, built in
-        info = info.with_built_in_key("key_specific_pipeline",
-                                      {**params, "variant": self.variant, "key": self.key_hex},
-                                      self.key_hex, f"pl_{self.variant}")
+        info = info.with_built_in_key(self.key_hex, f"pl_{self.variant}")
         if self.variant == "fixed_key":
             return info
         # only fixed_key keeps the round-key registers; the others have no key-schedule part

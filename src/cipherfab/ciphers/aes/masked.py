@@ -114,12 +114,8 @@ class MaskedAES(wiring.Component):
         if glitch_test != "none" and prng == "off":
             raise ValueError(GLITCH_NEEDS_PRNG)
         self.prng, self.glitch_test = prng, glitch_test
-        params = {"key_bits": 128, "direction": "encrypt", "prng": prng}
-        if glitch_test != "none":           # the default keeps the existing points' names
-            params["glitch_test"] = glitch_test
         bits = random_bits_per_block()
         super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="masked", params=params,
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,

@@ -112,15 +112,10 @@ class PipelinedAES(wiring.Component):
         self.key_bits, self.sbox, self.stages, self.keys = key_bits, sbox, stages, keys
         self.agile = agile = keys == "agile"
         nr = NR[key_bits]
-        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox, "stages": stages}
-        if not agile:                     # the default leaves the agile cores' names unchanged
-            params["keys"] = keys
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
         self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
         self.buffer_depth = depth + 3   # every block from its handshake until it is taken
         super().__init__(CoreSignature(self.declare(CoreInfo(
-            cipher="aes", arch="pipeline",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits,
             key_interface="per_block" if agile else "stream", directions=("encrypt",),
             latency=depth + 2,                       # pipeline, then the buffer (write, output register)

@@ -75,9 +75,6 @@ class UnrolledAES(wiring.Component):
         self.key_bits, self.sbox, self.k = key_bits, sbox, rounds_per_clock
         self.clocks = clocks = NR[key_bits] // rounds_per_clock
         super().__init__(CoreSignature(CoreInfo(
-            cipher="aes", arch="unrolled",
-            params={"key_bits": key_bits, "direction": direction, "sbox": sbox,
-                    "rounds_per_clock": rounds_per_clock},
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=clocks + 1, cycles_per_block=clocks, cycles_per_block_feedback=clocks + 1,

@@ -105,8 +105,6 @@ class IterativeMARS(wiring.Component):
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", mul: str = "dsp"):
         self.key_bits, self.mul = key_bits, mul
         super().__init__(CoreSignature(CoreInfo(
-            cipher="mars", arch="iterative",
-            params={"key_bits": key_bits, "direction": direction, "mul": mul},
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=ROUNDS + 1,                  # load, 32 rounds (the last writes the output)

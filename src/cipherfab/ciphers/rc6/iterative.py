@@ -57,12 +57,7 @@ class IterativeRC6(wiring.Component):
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", mul: str = "dsp"):
         self.key_bits, self.mul = key_bits, mul
-        params = {"key_bits": key_bits, "direction": direction}
-        if mul != "dsp":                                  # the default's sidecar as before
-            params["mul"] = mul
         super().__init__(CoreSignature(CoreInfo(
-            cipher="rc6", arch="iterative",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=R + 2,                       # load, 20 rounds, output whitening

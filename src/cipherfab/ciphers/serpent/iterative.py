@@ -128,12 +128,7 @@ class IterativeSerpent(wiring.Component):
             raise ValueError(f"rounds_per_clock must be one of {ROUNDS_PER_CLOCK}")
         self.key_bits, self.rpc = key_bits, rounds_per_clock
         clocks = ROUNDS // rounds_per_clock + 1    # load, 32 rounds; result registered
-        params = {"key_bits": key_bits, "direction": direction, "sbox": sbox}
-        if rounds_per_clock != 1:                  # the default leaves the names unchanged
-            params["rounds_per_clock"] = rounds_per_clock
         super().__init__(CoreSignature(CoreInfo(
-            cipher="serpent", arch="iterative",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=clocks,

@@ -62,8 +62,6 @@ class IterativeTDES(KeyStream, wiring.Component):
         self.passes = 1 if key_bits == 64 else 3
         n = 16 * self.passes
         super().__init__(CoreSignature(self.declare(CoreInfo(
-            cipher="tdes", arch="iterative",
-            params={"key_bits": key_bits, "direction": direction},
             block_bits=64, key_bits=key_bits, key_bits_effective=key_bits // 8 * 7,
             key_interface="stream", directions=directions_of(direction),
             latency=n + 1,                   # load, N rounds, the last into the output register

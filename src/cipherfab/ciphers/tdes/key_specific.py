@@ -62,7 +62,7 @@ class KeySpecific:
         if variant not in VARIANTS:
             raise CipherfabError(f"tdes {arch}: --variant {variant!r} is not supported; choose "
                                  f"from {', '.join(VARIANTS)}")
-        self.arch, self.variant, self.key_hex = arch, variant, key.lower()
+        self.variant, self.key_hex = variant, key.lower()
         raw = bytes.fromhex(key)
         k = [int.from_bytes(raw[8 * i:8 * i + 8], "big") for i in range(key_bits // 64)]
         self.des_keys = (k[0], k[1], k[0]) if key_bits == 128 else tuple(k) if key_bits == 192 \
@@ -73,9 +73,7 @@ class KeySpecific:
         return _permute_int(self.des_keys[which], subkey_table(n), 64)
 
     def declare(self, info: CoreInfo) -> CoreInfo:
-        return info.with_built_in_key(self.arch, {**info.params, "variant": self.variant,
-                                                  "key": self.key_hex},
-                                      self.key_hex, self.variant, info.notes[:1])
+        return info.with_built_in_key(self.key_hex, self.variant, info.notes[:1])
 
     # the key port's hooks: none
     def key_register(self):

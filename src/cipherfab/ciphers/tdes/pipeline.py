@@ -64,8 +64,6 @@ class PipelinedTDES(KeyStream, wiring.Component):
         self.depth = depth = 1 + n                  # input register, one per round
         self.buffer_depth = depth + 3               # every block from its handshake until taken
         super().__init__(CoreSignature(self.declare(CoreInfo(
-            cipher="tdes", arch="pipeline",
-            params={"key_bits": key_bits, "direction": direction},
             block_bits=64, key_bits=key_bits, key_bits_effective=key_bits // 8 * 7,
             key_interface="stream", directions=directions_of(direction),
             latency=depth + 2,                      # pipeline, then the buffer (write, output register)

@@ -142,12 +142,7 @@ class IterativeTwofish(wiring.Component):
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", mds: str = "logic"):
         self.key_bits, self.mds = key_bits, mds
-        params = {"key_bits": key_bits, "direction": direction}
-        if mds != "logic":
-            params["mds"] = mds
         super().__init__(CoreSignature(CoreInfo(
-            cipher="twofish", arch="iterative",
-            params=params,
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits, key_interface="stream",
             directions=("encrypt",),
             latency=ROUNDS + 2, cycles_per_block=ROUNDS + 2, cycles_per_block_feedback=ROUNDS + 2,
