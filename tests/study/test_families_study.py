@@ -67,7 +67,7 @@ def test_a_core_too_big_for_its_device_is_no_fit_with_the_resource_and_count():
 
 def test_results_keep_no_path_of_this_machine(tmp_path):
     from cipherfab.study.runner import _published
-    rec = {"status": "failed", "error": "route failed on gowin-9k: Routing design failed. (logs in /root/x/y)"}
+    rec = {"status": "failed", "error": "route failed on gowin-9k: Routing design failed. (logs in ~/.cache/cipherfab/failed/0f)"}
     assert _published(rec)["error"] == "route failed on gowin-9k: Routing design failed."
     assert _published({"status": "ok", "error": None})["error"] is None
 

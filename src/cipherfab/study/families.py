@@ -69,6 +69,13 @@ def _fmt(v, nd=1) -> str:
     return f"{v:,.{nd}f}" if isinstance(v, float) else f"{v:,}"
 
 
+def _count(v) -> str:
+    """A cell count: whole, or the .5 of a median of two seeds."""
+    if v is None:
+        return "–"
+    return f"{int(v):,}" if float(v).is_integer() else f"{v:,.1f}"
+
+
 def headline(results: dict) -> tuple[list[str], list[list[str]]]:
     """Per device: how many cores fit, the default iterative core's area and speed, the fastest
     core that fits, and the time the device's builds took."""
@@ -83,7 +90,7 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
         fast = max(ok, key=lambda r: r.get("mbps") or 0, default=None)
         no_fit = sum(r["no_fit"] for r in mine)
         body.append([device, f"{len(ok)} / {no_fit} / {len(mine) - len(ok) - no_fit}",
-                     f"{_fmt(it['lut4'])} / {_fmt(it['ff'])}" if it else "no fit",
+                     f"{_count(it['lut4'])} / {_count(it['ff'])}" if it else "no fit",
                      _fmt(it["fmax"]) if it else "–", _fmt(it["mbps"]) if it else "–",
                      f"{fast['core']} ({_fmt(fast['mbps'])})" if fast else "none",
                      _fmt(round(sum(r["build_seconds"] for r in mine), 1))])
@@ -108,8 +115,8 @@ def section(doc, results: dict) -> None:
     for r in all_rows:
         failed = "; ".join(f"seed {f['seed']}: {f['error']}" for f in r["failed"]) or "–"
         if r["ok"]:
-            body.append([r["core"], r["device"], "yes", _fmt(r["lut4"]), _fmt(r["ff"]),
-                         f"{_fmt(r['ram'])} {_ram_name(r['device']).split(' (')[0]}", _fmt(r["slices"]),
+            body.append([r["core"], r["device"], "yes", _count(r["lut4"]), _count(r["ff"]),
+                         f"{_count(r['ram'])} {_ram_name(r['device']).split(' (')[0]}", _count(r["slices"]),
                          _fmt(r["fmax"]), _fmt(r["mbps"]), _fmt(r["seconds"]), failed])
         else:
             body.append([r["core"], r["device"], "no: " + r["why"] if r["no_fit"] else "not measured",
