@@ -123,3 +123,15 @@ def test_nextpnr_log_with_two_clocks():
     assert pre == {"key_clk": 116.89, "clk": 118.79}
     assert post == {"key_clk": 131.25, "clk": 132.03}
     assert parse.pick_clock(post, "key_clk") == "key_clk"
+
+
+def test_a_yowasp_tool_that_crashed_says_so_in_one_line():
+    """nextpnr-himbaechel-gatemate stopped after routing (seed 1 of two AES cores, 2026-11-27):
+    the message names the trap and the tool's last step, not the Python traceback's last line."""
+    log = ["Info: Routing complete.", "Info: Critical path report for clock 'clk' (posedge -> posedge):",
+           "Info: [ -7044,  -6255) |*+", "Traceback (most recent call last):",
+           "wasmtime._trap.Trap: error while executing at wasm backtrace:", "    0:  0x72b04 - <unknown>!<wasm function 1015>",
+           "", "Caused by:", "    0: memory fault at wasm address 0x100000070 in linear memory of size 0x959e0000",
+           "    1: wasm trap: out of bounds memory access"]
+    assert tools.first_error(log) == ("the tool crashed (WebAssembly trap: wasm trap: out of bounds memory access) "
+                                      "after 'Critical path report for clock 'clk' (posedge -> posedge):'")

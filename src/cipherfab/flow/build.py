@@ -14,7 +14,7 @@ from .. import __version__
 from .. import cache as cache_layout
 from ..progress import stage
 from ..errors import CipherfabError
-from . import cache, parse, record, share_place, shares, tools, worst_paths
+from . import cache, log_path, parse, record, share_place, shares, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
 from .options import NAMES as FLOW_OPTIONS, FlowOptions
@@ -85,6 +85,10 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
         pnr["worst_paths"] = worst_paths.analyse(wd, source.top, parts, source.info is not None and not opts.flatten,
                                                   clock)
         t_paths = round(time.monotonic() - start, 3)
+    elif pnr:                       # nextpnr's own critical path of the clock, from its log
+        log = (wd / "nextpnr.log").read_text(errors="replace").splitlines()
+        pnr["worst_paths"] = log_path.analyse(wd, log, top, parts, source.info is not None and not opts.flatten,
+                                              clock)
     merged = None
     if pnr and counts_shares(source, dev):
         stage("merged shares: the placed LUTs and slices holding both shares of a value")

@@ -580,7 +580,7 @@ def _env_items(results: dict) -> list[str]:
              + (f" ({env.get('cpu_model')}" + (f", {env.get('os')})" if env.get("os") else ")")
                 if env.get("cpu_model") else "")
              + (f"; worker hosts: {', '.join(env.get('worker_hosts') or [])}" if be.get("kind") == "dask" else ""),
-             f"Device: `{results.get('device')}`; placer seeds: {', '.join(map(str, results.get('seeds', [])))}"]
+             f"{_devices_line(results)}; placer seeds: {', '.join(map(str, results.get('seeds', [])))}"]
     s = results.get("summary", {})
     n_cached = sum(1 for r in results.get("records", []) if r.get("status") == "ok" and r.get("cached"))
     items.append(f"Builds: {s.get('builds')} planned, {s.get('ok')} ok, {s.get('failed')} failed"
@@ -623,6 +623,20 @@ def _chart_data(results: dict) -> dict | None:
     return data if data and data["points"] else None
 
 
+def _point_devices(results: dict) -> list[str]:
+    """The devices a study's points name themselves (the families study), in order; empty when
+    every point is built on the study's device."""
+    return list(dict.fromkeys(p["params"]["device"] for p in results.get("points") or []
+                              if "device" in (p.get("params") or {})))
+
+
+def _devices_line(results: dict) -> str:
+    own = _point_devices(results)
+    if own:
+        return "Devices: each point's own, " + ", ".join(f"`{d}`" for d in own)
+    return f"Device: `{results.get('device')}`"
+
+
 def build_doc(results: dict, plots: list[dict], chart_data: dict | None = None) -> Doc:
     """The report; ``chart_data``: :func:`_chart_data` of ``results`` (made here if not given)."""
     study = results.get("study", {})
@@ -637,8 +651,13 @@ def build_doc(results: dict, plots: list[dict], chart_data: dict | None = None) 
         rule = (r.get("area") or {}).get("slice_rule")
         if rule:
             break
-    doc.p(f"**Devices differ.** {device_note()}"
-          + (f" Our slice count uses the rule `{rule}`." if rule else ""))
+    if _point_devices(results):
+        doc.p("**Devices differ.** Each point names its device, and each family counts its own "
+              "cells (see the table of each core on each family below); the papers' Virtex numbers "
+              "are not beside these.")
+    else:
+        doc.p(f"**Devices differ.** {device_note()}"
+              + (f" Our slice count uses the rule `{rule}`." if rule else ""))
 
     aggs = _ok_aggs(results)
     doc.h(2, "Our results")

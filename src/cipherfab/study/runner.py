@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import importlib
+import re
 import shutil
 import sys
 import time
@@ -200,9 +201,18 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     return results
 
 
+def _published(rec: dict) -> dict:
+    """A record as results.json keeps it: a failed build's error without the folder on this
+    machine where its logs were kept (the run's own output names it)."""
+    if rec.get("status") == "ok" or " (logs in " not in str(rec.get("error", "")):
+        return rec
+    return {**rec, "error": re.sub(r" \(logs in [^)]*\)", "", rec["error"])}
+
+
 def _results(study, points, seeds, device, records, backend: dict, started: str, t0: float,
              command, interrupted, software, key_list, extra: dict, estimates: dict) -> dict:
     """The results.json document of a run (complete or interrupted)."""
+    records = [_published(r) for r in records]
     results = {
         "schema": 1, "study": study.as_dict(), "command": command or command_line(),
         "started": started, "finished": _now(), "wall_seconds": round(time.time() - t0, 2),
