@@ -51,8 +51,14 @@ def test_a_part_naming_no_submodule_is_refused():
 
 def test_the_system_default_device_is_the_flows():
     """hw/ runs no tool and imports no flow: the system's FIFO check names the flow's default
-    device by value, and this keeps the two the same."""
+    device and its block RAM by value, and this keeps them the family's declaration."""
     from cipherfab.flow.devices import DEFAULT, get_device
-    from cipherfab.hw.system.fifo_budget import DEFAULT_DEVICE, EBR_COUNT
+    from cipherfab.hw.system.fifo_budget import DEFAULT_BUDGET, depth_problem
     dev = get_device(DEFAULT)
-    assert DEFAULT_DEVICE == (dev.name, dev.part) and dev.part in EBR_COUNT
+    assert DEFAULT_BUDGET == dev.kind.ram_budget(dev.name)
+    # another family's budget: a Gowin GW1NR-9 holds 26 BSRAM (18 kbit), so far shallower FIFOs
+    gowin = get_device("gowin-9k")
+    assert depth_problem(128, 2048, gowin.kind.ram_budget("gowin-9k")) == (
+        "two FIFOs of 2048 134-bit entries need at least 30 block RAMs (BSRAM, 18 kbit); the device "
+        "gowin-9k (GW1NR-LV9QN88PC6/I5) has 26: at most 1537 blocks")
+    assert depth_problem(128, 2048) is None

@@ -18,23 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ...errors import CipherfabError
-
-@dataclass(frozen=True)
-class BlockRam:
-    """A family's block RAM: what a user calls it, its primitive, its size and the (words,
-    bits) shapes one block takes."""
-    name: str                       # "EBR"
-    primitive: str                  # "DP16KD"
-    kbits: int                      # 18
-    shapes: tuple                   # ((16384, 1), ..., (512, 36))
-
-    def blocks(self, words: int, bits: int) -> int:
-        """The fewest blocks a memory of ``words`` x ``bits`` occupies."""
-        return min(-(-words // w) * -(-bits // b) for w, b in self.shapes)
-
-
-#: the 18-kbit shapes ECP5's DP16KD, Nexus's DP16K and Gowin's BSRAM share
-SHAPES_18K = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
+from ...hw.block_ram import SHAPES_18K, BlockRam, RamBudget  # noqa: F401 - the families' names
 
 
 @dataclass(frozen=True)
@@ -94,6 +78,13 @@ class Family:
     def after_synth(self, top: str) -> list[str]:
         """Yosys commands after the synthesis command (the IO buffers a family maps itself)."""
         return []
+
+    def ram_budget(self, name: str) -> RamBudget | None:
+        """Device ``name``'s block RAM as the accelerator's FIFO check reads it; None: none."""
+        cap = self.capacity(name)
+        if not (cap and self.block_ram):
+            return None
+        return RamBudget(name, self.devices[name]["part"], self.block_ram, cap["ram"])
 
     def capacity(self, name: str) -> dict | None:
         """What device ``name`` holds, from its data sheet: ``lut4`` (the cells a record's

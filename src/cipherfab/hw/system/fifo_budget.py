@@ -1,16 +1,17 @@
-"""How deep the accelerator's two FIFOs may be on a device: the block RAM (EBR) one FIFO of a
-given depth occupies, and the refusal of a depth the device cannot hold, checked before
-anything is elaborated (a FIFO's memory is one Python object per word: an impossible depth
-would first take gigabytes and minutes)."""
+"""How deep the accelerator's two FIFOs may be on a device: the block RAMs one FIFO of a given
+depth occupies, and the refusal of a depth the device cannot hold, checked before anything is
+elaborated (a FIFO's memory is one Python object per word: an impossible depth would first
+take gigabytes and minutes).  The device is a :class:`~cipherfab.hw.block_ram.RamBudget`, any
+family's (``Family.ram_budget``); by default the flow's default device's."""
 
 from __future__ import annotations
 
-#: block RAMs (EBR, 18 kbit each) of the ECP5 parts in flow.devices (Lattice DS1044, table 1.1)
-EBR_COUNT = {"LFE5U-25F": 56, "LFE5U-45F": 108, "LFE5U-85F": 208}
-#: the device the system is generated for unless told: the flow's default (ecp5-85k)
-DEFAULT_DEVICE = ("ecp5-85k", "LFE5U-85F")
-#: the DP16KD's shapes, (words, bits), that one EBR takes
-EBR_SHAPES = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
+from ..block_ram import SHAPES_18K, BlockRam, RamBudget
+
+#: the device the system is generated for unless told: the flow's default, ecp5-85k, with its
+#: 208 EBR (the ECP5 family's declaration, :mod:`cipherfab.flow.families.ecp5`; a test keeps
+#: the two the same, as hw/ imports no flow)
+DEFAULT_BUDGET = RamBudget("ecp5-85k", "LFE5U-85F", BlockRam("EBR", "DP16KD", 18, SHAPES_18K), 208)
 #: a FIFO of 2 (Amaranth's SyncFIFOBuffered: a one-entry RAM with zero-width pointers,
 #: ``wire [-1:0]``) fails ``verilator --lint-only -Wall``; 3 is the least that lints
 MIN_DEPTH = 3
@@ -22,34 +23,35 @@ def fifo_entry_bits(block_bits: int) -> int:
     return block_bits + side_layout(block_bits).size
 
 
-def fifo_ebr(block_bits: int, depth: int) -> int:
-    """The fewest EBR one FIFO of ``depth`` blocks can occupy (its RAM holds depth - 1
+def fifo_blocks(block_bits: int, depth: int, ram: BlockRam = DEFAULT_BUDGET.ram) -> int:
+    """The fewest block RAMs one FIFO of ``depth`` blocks can occupy (its RAM holds depth - 1
     entries, the last sits in the output register of ``SyncFIFOBuffered``)."""
-    words, bits = depth - 1, fifo_entry_bits(block_bits)
-    return min(-(-words // w) * -(-bits // b) for w, b in EBR_SHAPES)
+    return ram.blocks(depth - 1, fifo_entry_bits(block_bits))
 
 
-def largest_depth(block_bits: int, ebr: int) -> int:
-    """The deepest FIFO pair that fits in ``ebr`` block RAMs."""
+def largest_depth(block_bits: int, budget: RamBudget = DEFAULT_BUDGET) -> int:
+    """The deepest FIFO pair that fits in ``budget``'s block RAMs."""
+    fits = lambda d: 2 * fifo_blocks(block_bits, d, budget.ram) <= budget.count   # noqa: E731
     low, high = MIN_DEPTH, MIN_DEPTH
-    while 2 * fifo_ebr(block_bits, high) <= ebr:
+    while fits(high):
         low, high = high, 2 * high
     while high - low > 1:                         # fits at low, not at high
         mid = (low + high) // 2
-        low, high = (mid, high) if 2 * fifo_ebr(block_bits, mid) <= ebr else (low, mid)
+        low, high = (mid, high) if fits(mid) else (low, mid)
     return low
 
 
-def depth_problem(block_bits: int, depth: int, device: tuple[str, str] = DEFAULT_DEVICE) -> str | None:
-    """Why two FIFOs of ``depth`` blocks do not fit the block RAM of ``device`` (name, part),
-    or None.  Checked before anything is elaborated: a FIFO's memory is built as one Python
-    object per word, so an impossible depth would first take gigabytes and minutes."""
-    name, part = device
+def depth_problem(block_bits: int, depth: int, budget: RamBudget = DEFAULT_BUDGET) -> str | None:
+    """Why two FIFOs of ``depth`` blocks do not fit ``budget``'s block RAM, or None.  Checked
+    before anything is elaborated: a FIFO's memory is built as one Python object per word,
+    so an impossible depth would first take gigabytes and minutes."""
     if depth < MIN_DEPTH:
         return f"a FIFO holds at least {MIN_DEPTH} blocks, not {depth}"
-    ebr = EBR_COUNT.get(part)
-    if ebr is None or 2 * fifo_ebr(block_bits, depth) <= ebr:
+    need = 2 * fifo_blocks(block_bits, depth, budget.ram)
+    if need <= budget.count:
         return None
+    ram = budget.ram
     return (f"two FIFOs of {depth} {fifo_entry_bits(block_bits)}-bit entries need at least "
-            f"{2 * fifo_ebr(block_bits, depth)} block RAMs (EBR, 18 kbit); the device "
-            f"{name} ({part}) has {ebr}: at most {largest_depth(block_bits, ebr)} blocks")
+            f"{need} block RAMs ({ram.name}, {ram.kbits} kbit); the device "
+            f"{budget.device} ({budget.part}) has {budget.count}: at most "
+            f"{largest_depth(block_bits, budget)} blocks")
