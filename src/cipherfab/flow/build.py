@@ -60,7 +60,7 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     for t in tools_needed(dev):
         tools.require(t)
     parts = {} if opts.flatten else source.parts      # flat: no module kept, no part named
-    verilog, top, parts = _on_device(source, dev, parts)
+    verilog, top = _on_device(source, dev)
     stage(f"synthesis (Yosys, {dev.name})")
     syn = synthesize(verilog, top, parts, dev, wd, timeout, opts)
     pnr = None
@@ -116,14 +116,14 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
             "synthesized_cells": syn["cells"], **({"shares": merged} if merged else {})}
 
 
-def _on_device(source: DesignSource, dev: Device, parts: dict) -> tuple[str, str, dict]:
-    """(Verilog, top, parts) as the device's family builds the core: as it is out of context,
-    or, where every IO needs a pin, behind the serial I/O wrapper (flattened into the top: its
-    area counts as ``unassigned``, with the core's control)."""
+def _on_device(source: DesignSource, dev: Device) -> tuple[str, str]:
+    """(Verilog, top) as the device's family builds the core: as it is out of context, or,
+    where every IO needs a pin, behind the serial I/O wrapper (flattened into the top: its
+    area counts as ``unassigned``, with the core's control; the core's parts keep their names)."""
     if not wraps(source, dev):
-        return source.verilog, source.top, parts
+        return source.verilog, source.top
     from .incontext import WRAPPER_TOP, wrapped_verilog
-    return wrapped_verilog(source, source.verilog), WRAPPER_TOP, parts
+    return wrapped_verilog(source, source.verilog), WRAPPER_TOP
 
 
 def wraps(source: DesignSource, dev: Device) -> bool:
@@ -242,13 +242,10 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise CipherfabError(f"seed must be a whole number in 0..{SEED_MAX} (nextpnr's is a C int), got {seed}")
     check_paths(paths, dev)
-    if dev.supports("pins"):
+    if wraps(source, dev):
         from .incontext import check_core
-        check_core(source, f"a build on {dev.name} (every IO needs a pin: the core goes behind the serial I/O wrapper)")
-    elif wraps(source, dev):
-        from .incontext import check_core
-        check_core(source, f"a build on {dev.name} (its packages have too few pins for a core's ports: "
-                           "the core goes behind the serial I/O wrapper)")
+        why = "every IO needs a pin" if dev.supports("pins") else "its packages have too few pins for a core's ports"
+        check_core(source, f"a build on {dev.name} ({why}: the core goes behind the serial I/O wrapper)")
     if shares.tagged(source.verilog):
         shares.check_source(source.verilog)
     if workdir is not None:     # checked and made even when the cache answers

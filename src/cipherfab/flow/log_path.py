@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .parse import clock_base
 from .where import Where
+from .worst_paths import merged_runs
 
 HEADER = re.compile(r"Critical path report for clock '([^']+)'")
 ENTRY = re.compile(r"Info:\s+(clk-skew|clk-to-q|routing|logic|setup)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+"
@@ -68,7 +69,8 @@ def report(lines: list[str], clock: str) -> list[tuple]:
 
 
 def _fanouts(placed: dict) -> tuple[dict, dict]:
-    """(net name -> its bit, bit -> cell input pins it drives) of the placed design."""
+    """(net name -> the cell input pins its first bit drives, cell name -> cell type) of the
+    placed design."""
     module = next(iter(placed.get("modules", {}).values()), {})
     bit_of = {name: net["bits"][0] for name, net in module.get("netnames", {}).items() if net.get("bits")}
     sinks: Counter = Counter()
@@ -110,11 +112,10 @@ def describe(entries: list[tuple], where: Where, fanout: dict, types: dict) -> d
         reg = where.register(h["cell"])
         return {"cell": h["cell"], **extra, "register": reg or h["cell"], "part": h["part"], "where": h["where"]}
 
-    merged = lambda xs: [x for i, x in enumerate(xs) if i == 0 or x != xs[i - 1]]   # noqa: E731
     return {"delay_ns": round(entries[-1][2], 3), "logic_ns": round(logic, 3), "routing_ns": round(routing, 3),
             "clock_skew_ns": round(skew, 3), "lut_levels": max(0, len(hops) - 2), "carry_cells": 0,
             "start": end(hops[0]), "end": end(last, pin=last["from"]),
-            "parts": merged([h["part"] for h in hops]), "crosses": merged([h["where"] for h in hops]),
+            "parts": merged_runs([h["part"] for h in hops]), "crosses": merged_runs([h["where"] for h in hops]),
             "hops": [{k: v for k, v in h.items() if k != "part"} for h in hops], "source": SOURCE}
 
 

@@ -277,15 +277,14 @@ def first_error(lines: list[str], limit: int = 300) -> str:
             if not after.strip() and i + 1 < len(lines):
                 msg += " " + lines[i + 1].strip()
             break
+    last = next((l.strip() for l in reversed(lines) if l.strip()), None)
     if msg is None and any("wasmtime._trap.Trap" in l for l in lines):
         # a YoWASP tool's WebAssembly stopped (its trap's reason is the last line)
-        tail = [l.strip() for l in lines if l.strip()]
-        reason = tail[-1].split(":", 1)[-1].strip() if tail else "trap"
+        reason = last.split(":", 1)[-1].strip()
         step = next((l.strip() for l in reversed(lines)
                      if re.match(r"Info: [A-Z][^:]*$|Info: (Max|Critical)", l)), "")
         msg = f"the tool crashed (WebAssembly trap: {reason})" + (f" after '{step[6:]}'" if step else "")
     if msg is None:
-        tail = [l.strip() for l in lines if l.strip()]
-        msg = tail[-1] if tail else "no output"
+        msg = last or "no output"
     msg = " ".join(msg.split())
     return msg if len(msg) <= limit else msg[:limit - 3] + "..."

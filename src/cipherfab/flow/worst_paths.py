@@ -72,7 +72,8 @@ class Netlist:
 
 
 
-def _merged(labels: list[str]) -> list[str]:
+def merged_runs(labels: list[str]) -> list[str]:
+    """``labels`` with consecutive repeats merged (the parts a path crosses, in order)."""
     return [x for i, x in enumerate(labels) if i == 0 or x != labels[i - 1]]
 
 
@@ -117,7 +118,7 @@ def describe(path: sta.TimedPath, timing: sdf.Timing, net: Netlist, where: Where
     return {"delay_ns": round(path.delay_ns, 3), "logic_ns": round(path.logic_ns, 3),
             "routing_ns": round(path.routing_ns, 3), "lut_levels": luts, "carry_cells": carries,
             "start": _end(hops[0], where), "end": _end(hops[-1], where, pin=hops[-1]["from"]),
-            "parts": _merged([h["part"] for h in hops]), "crosses": _merged([h["where"] for h in hops]),
+            "parts": merged_runs([h["part"] for h in hops]), "crosses": merged_runs([h["where"] for h in hops]),
             "hops": [{k: v for k, v in h.items() if k != "part"} for h in hops]}
 
 

@@ -140,12 +140,10 @@ def _check_device(name: str) -> None:
 
 
 def _check_flow(args, device: str) -> None:
-    """Synthesis flow options are synth_ecp5's: refused for a study on another device, as is a
-    router the device's family does not offer."""
+    """Synthesis flow options are synth_ecp5's: refused for a study on another device (a router
+    the device's family does not offer is refused by run_study, before any build)."""
     from ..flow.devices import get_device
-    from ..flow.options import ECP5_ONLY, FlowOptions
-    if getattr(args, "router", None) is not None:
-        FlowOptions(router=args.router).check(get_device(device))
+    from ..flow.options import ECP5_ONLY
     takes = get_device(device).supports("synth_options")
     for name in ECP5_ONLY:
         value = getattr(args, name)
@@ -172,12 +170,10 @@ def _checked_inputs(args, study):
     from . import papers
     papers.tables()        # the published numbers the report needs: a broken file is refused now,
                            # not after the builds (their results would be lost with the report)
+    devices = study.builds_on(args.device)
     if args.device is not None:
-        if any("device" in p for p in study.points):
-            raise CipherfabError(f"--device: study {study.name!r} builds each point on its own device "
-                                 "(it takes no --device)")
         _check_device(args.device)
-    for device in dict.fromkeys(p.get("device", args.device or study.device) for p in study.points):
+    for device in devices:
         _check_flow(args, device)
     if args.jobs and args.scheduler:
         raise CipherfabError("-j/--jobs and --scheduler exclude each other")

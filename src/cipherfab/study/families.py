@@ -8,6 +8,7 @@ instead of leaving the row out.
 
 from __future__ import annotations
 
+from ..errors import CipherfabError
 from ..flow.devices import get_device
 
 NO_FIT = "design does not fit: "
@@ -42,12 +43,11 @@ def rows(results: dict) -> list[dict]:
         row = {"device": params.get("device", results.get("device")), "core": _core(params),
                "ok": bool(agg.get("ok_seeds")), "seeds": agg.get("seeds") or [],
                "ok_seeds": agg.get("ok_seeds") or [], "build_seconds": round(seconds.get(agg["label"], 0), 1),
-               "seconds": None, "failed": agg.get("failed") or []}
+               "seconds": _median(agg, "times.total"), "failed": agg.get("failed") or []}
         if row["ok"]:
             row.update(lut4=_median(agg, "area.lut4"), ff=_median(agg, "area.ff"),
                        ram=_median(agg, "area.ebr") or 0, slices=_median(agg, "area.slices"),
                        fmax=_median(agg, "timing.fmax_mhz"), mbps=_median(agg, "performance.throughput_ecb_mbps"))
-            row["seconds"] = _median(agg, "times.total")
         errors = [f["error"] or "failed" for f in row["failed"]]
         row["no_fit"] = bool(errors) and not row["ok"] and all(e.startswith(NO_FIT) for e in errors)
         row["why"] = "; ".join(dict.fromkeys(e.removeprefix(NO_FIT) for e in errors))
@@ -58,7 +58,7 @@ def rows(results: dict) -> list[dict]:
 def _ram_name(device: str) -> str:
     try:
         ram = get_device(device).kind.block_ram
-    except Exception:   # noqa: BLE001 - a device this installation no longer knows
+    except CipherfabError:          # a device this installation no longer knows
         return "block RAM"
     return f"{ram.name} ({ram.kbits} kbit)" if ram else "block RAM"
 

@@ -6,7 +6,8 @@ device's capacity (its family's declaration, :mod:`cipherfab.flow.families`); th
 (LUT4, then block RAM) wins, or the fastest with ``--fastest``.  Only points measured on the
 device's own family answer for it; ``--device any`` chooses across families, each point
 against the capacity of the device it was measured on.  The answer names that device and
-the ``generate`` command that writes the core.  Key-specific circuits (one random study key built in) are never an answer.
+the ``generate`` command that writes the core.  Key-specific circuits (one random study key
+built in) are never an answer.
 
 The committed results (``docs/results/<study>/results.json``) ship inside the package as
 compact copies (``cipherfab/study/measured/<study>.json``: what pick reads of them), so pick
@@ -215,18 +216,21 @@ def pick(rows: list[dict], *, device: str, min_gbps: float = 0.0, max_lut4=None,
     """(the chosen row or None, how many rows fit).  A row answers for ``device`` when it was
     measured on a device of the same family (ECP5 parts share their cells); for ``any``, for
     the device it was measured on."""
-    def fits(r) -> bool:
+    def answers(r) -> bool:
         on = r["device"] if device == ANY else device
-        if on not in DEVICES or capacity(on) is None or r["device"] not in DEVICES \
+        if on not in DEVICES or r["device"] not in DEVICES \
                 or get_device(r["device"]).family != get_device(on).family:
             return False
-        lut_cap, ff_cap, ram_cap = capacity(on)
+        cap = capacity(on)
+        if cap is None:
+            return False
+        lut_cap, ff_cap, ram_cap = cap
         return (r["performance.throughput_ecb_mbps"] >= 1000 * min_gbps
                 and r["area.lut4"] <= min(lut_cap, max_lut4 if max_lut4 is not None else lut_cap)
                 and (r["area.ff"] or 0) <= ff_cap
                 and (r["area.ebr"] or 0) <= min(ram_cap, max_ebr if max_ebr is not None else ram_cap)
                 and (not key_agile or _key_agile(r["params"])))
-    fits = [r for r in rows if fits(r)]
+    fits = [r for r in rows if answers(r)]
     if fastest:
         fits.sort(key=lambda r: (-r["performance.throughput_ecb_mbps"], r["area.lut4"]))
     else:

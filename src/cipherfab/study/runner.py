@@ -124,9 +124,7 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
     if not isinstance(study, Study):
         study = get_study(study)
     seeds = list(seeds or study.seeds)
-    if device is not None and any("device" in p for p in study.points):
-        raise CipherfabError(f"--device: study {study.name!r} builds each point on its own device "
-                             "(it takes no --device)")
+    study.builds_on(device)         # a --device the study's points do not take: refused
     device = device or study.device
     plugin = importlib.import_module(study.plugin) if study.plugin else None
     if keys is not None and not study.keys:

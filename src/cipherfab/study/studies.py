@@ -110,6 +110,15 @@ class Study:
     plugin: str | None = None
     goals: list[Goal] = field(default_factory=list)   #: classes and their goals, one table
 
+    def builds_on(self, device: str | None = None) -> list[str]:
+        """The devices the study's points are built on: a point's own ``device``, else
+        ``device`` (a run's ``--device``) or the study's; a ``device`` given to a study whose
+        points name theirs (``families``) is refused in one line."""
+        if device is not None and any("device" in p for p in self.points):
+            raise CipherfabError(f"--device: study {self.name!r} builds each point on its own device "
+                                 "(it takes no --device)")
+        return list(dict.fromkeys(p.get("device", device or self.device) for p in self.points))
+
     def as_dict(self) -> dict:
         d = asdict(self)
         d["seeds"] = list(self.seeds)
