@@ -56,6 +56,46 @@ def test_two_shares_give_the_sbox_every_clock(random_bits, unregistered):
     assert got[:n] == [SBOX[x] for x in xs]
 
 
+@pytest.mark.parametrize("shares", [3, 4])
+def test_d_shares_give_the_sbox_every_clock(shares):
+    """HPC2 on d shares: d (d - 1) / 2 fresh bits per AND gate, the same latency."""
+    dut = MaskedCircuit(GATES, INPUTS, OUTPUTS, shares=shares)
+    lat, n, bits = dut.schedule.latency, 300, dut.schedule.random_bits
+    assert lat == 7 and bits == 34 * shares * (shares - 1) // 2
+    rng = random.Random(shares)
+    xs = [rng.randrange(256) for _ in range(n)]
+    got = []
+
+    async def bench(ctx):
+        for k in range(n + lat):
+            if k < n:
+                masks = [rng.randrange(256) for _ in range(shares - 1)]
+                first = xs[k]
+                for i, mk in enumerate(masks):
+                    ctx.set(dut.x[i + 1], mk)
+                    first ^= mk
+                ctx.set(dut.x[0], first)
+            ctx.set(dut.rand, rng.getrandbits(bits))
+            await ctx.tick()
+            if k + 1 >= lat:
+                v = 0
+                for i in range(shares):
+                    v ^= ctx.get(dut.y[i])
+                got.append(v)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert got[:n] == [SBOX[x] for x in xs]
+
+
+def test_shares_out_of_range_are_refused():
+    for bad in (1, 5):
+        with pytest.raises(ValueError, match="2 to 4 shares"):
+            MaskedCircuit(GATES, INPUTS, OUTPUTS, shares=bad)
+
+
 def _rtlil_tags(text):
     """{wire name: its cipherfab_share value or None} from Amaranth's RTLIL."""
     tags, pending = {}, None
