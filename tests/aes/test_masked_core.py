@@ -12,7 +12,8 @@ from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.ciphers.aes import reference as ref
-from cipherfab.ciphers.aes.masked import GADGET_BITS, KEY_SETUP, LATENCY, SEED_SETUP, MaskedAES
+from cipherfab.ciphers.aes.masked import KEY_SETUP, LATENCY, MaskedAES, gadget_bits, seed_setup
+from cipherfab.hw.masking.trivium import WARMUP, bank_shape
 from cipherfab.errors import CipherfabError
 from cipherfab.hw.masking.trivium import keystream
 from cipherfab.registry import resolve
@@ -73,7 +74,7 @@ def test_masked_core_encrypts_at_its_declared_timing(prng):
     seen = run(dut, rng.getrandbits(160), jobs)
     assert [s[3] for s in seen] == [ref.encrypt_block(k, p) for k, p in jobs]
     assert seen[0][3].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
-    assert seen[0][0] + 1 == SEED_SETUP                     # + the seed's clock
+    assert seen[0][0] + 1 == seed_setup(MaskedAES().width)                     # + the seed's clock
     assert all(s[1] + 1 == KEY_SETUP and s[2] == LATENCY for s in seen), seen   # + the key's clock
 
 
@@ -89,7 +90,7 @@ def test_glitch_test_modes_still_encrypt(glitch_test):
     want = [Cipher(algorithms.AES(k), modes.ECB()).encryptor().update(p) for k, p in jobs]
     assert [s[3] for s in seen] == want
     assert seen[0][3].hex() == "69c4e0d86a7b0430d8cdb78070b4c55a"
-    assert seen[0][0] + 1 == SEED_SETUP and all(s[2] == LATENCY for s in seen), seen
+    assert seen[0][0] + 1 == seed_setup(MaskedAES().width) and all(s[2] == LATENCY for s in seen), seen
 
 
 def test_glitch_test_modes_need_the_prng():
@@ -99,11 +100,14 @@ def test_glitch_test_modes_need_the_prng():
 
 def bank_first_bits(seed: int, lo: int, n: int) -> int:
     """Bits lo..lo+n-1 of the bank's first output after a seed (the model: instance i
-    takes key seed[:80] and IV seed[80:] ^ i, 64 keystream bits a clock each)."""
+    takes key seed[:80] and IV seed[80:] ^ i, ``unroll`` keystream bits a clock each, after
+    a warm-up of whole clocks: ceil(1152 / unroll) x unroll steps)."""
     key = (seed & (1 << 80) - 1).to_bytes(10, "little")
+    count, unroll = bank_shape(MaskedAES().width)
+    extra = -(-WARMUP // unroll) * unroll - WARMUP
     bits = []
-    for i in range(-(-(lo + n) // 64)):
-        bits += keystream(key, ((seed >> 80) ^ i).to_bytes(10, "little"), 64)
+    for i in range(-(-(lo + n) // unroll)):
+        bits += keystream(key, ((seed >> 80) ^ i).to_bytes(10, "little"), extra + unroll)[extra:]
     return sum(b << j for j, b in enumerate(bits[lo:lo + n]))
 
 
@@ -123,7 +127,7 @@ def test_masks_after_reset_depend_on_the_seed_not_the_key():
     a, b, again, other_key = shares(s1), shares(s2), shares(s1), shares(s1, FIPS_PT)
     key = int.from_bytes(FIPS_KEY, "big")
     assert a[0] ^ a[1] == key and b[0] ^ b[1] == key             # shares of the same key
-    assert a[1] == bank_first_bits(s1, GADGET_BITS, 128)         # the mask: seed s1's keystream
+    assert a[1] == bank_first_bits(s1, gadget_bits(2), 128)         # the mask: seed s1's keystream
     assert a[1] != b[1] and a[2] != b[2]                          # other masks, other randomness
     assert again == a                                             # the same seed: the same masks
     assert other_key[1:] == a[1:] and other_key[0] != a[0]        # the key is not in the PRNG

@@ -28,8 +28,9 @@ def test_aes_declaration_and_defaults():
     # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages x2 key clocks, pipeline 3x4x4x2 keys,
     # unrolled (4+6+4 k values)x2, column 3, byte 3; key_specific 3 sbox x 6 variants less
     # the two ROM variants' 2 logic S-boxes, key_specific_pipeline 4 sbox x 4 stages x 3 variants,
-    # masked prng on and off, and the two glitch test modes (prng on only)
-    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 4
+    # masked: 20, 4 and 1 S-boxes, each prng on and off and the two glitch test modes (prng
+    # on only) on 2 shares, and on 3 and 4 shares (prng on, no test mode)
+    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 3 * (4 + 2)
 
 
 def test_an_option_added_later_keeps_the_default_points_names():

@@ -80,6 +80,7 @@ class CoreInfo:
     key_clock_cycles: int = 0        # of key_setup_cycles, those counted in the key clock
     seed_bits: int = 0               # bits on the seed (entropy) port; 0: no seed port
     seed_setup_cycles: int = 0       # seed handshake -> the first key handshake it allows
+    burst_spacing: int = 1           # clocks between the blocks_in_flight blocks of a burst
 
     def __post_init__(self):
         if self.key_interface not in KEY_INTERFACES:
@@ -94,6 +95,9 @@ class CoreInfo:
             raise ValueError("seed_setup_cycles needs a seed port (seed_bits > 0)")
         if not 0 <= self.key_clock_cycles <= self.key_setup_cycles:
             raise ValueError("key_clock_cycles must lie within key_setup_cycles")
+        if not 1 <= self.burst_spacing * max(1, self.blocks_in_flight - 1) <= max(
+                1, self.blocks_in_flight * self.cycles_per_block):
+            raise ValueError("burst_spacing must fit a burst within its period")
 
     def key_setup_ns(self, fmax_mhz: float, fmax_by_clock_mhz: dict | None = None) -> float:
         """Key setup time at the given clock rates (a missing key clock rate: sync's)."""
@@ -129,6 +133,8 @@ class CoreInfo:
             d["clocks"] = list(self.clocks)
         if not self.seed_bits:               # cores without an entropy input: unchanged sidecar
             del d["seed_bits"], d["seed_setup_cycles"]
+        if self.burst_spacing == 1:          # bursts one a clock: unchanged sidecar
+            del d["burst_spacing"]
         return d
 
     @classmethod
@@ -168,6 +174,7 @@ class CoreAnnotation(meta.Annotation):
             "key_clock_cycles": {"type": "integer", "minimum": 0},
             "seed_bits": {"type": "integer", "minimum": 0},
             "seed_setup_cycles": {"type": "integer", "minimum": 0},
+            "burst_spacing": {"type": "integer", "minimum": 1},
         },
         "required": ["cipher", "arch", "params", "block_bits", "key_bits", "key_interface",
                      "directions", "latency", "cycles_per_block", "cycles_per_block_feedback",

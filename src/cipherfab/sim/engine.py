@@ -352,13 +352,15 @@ def check_timing(engine: HardwareEngine, blocks: int = 24, seed: int = 3) -> lis
 
 def declared_outstanding(info: CoreInfo) -> int:
     """Blocks taken and not yet given back, at most, back to back: a core takes
-    ``blocks_in_flight`` blocks one a clock every ``blocks_in_flight x cycles_per_block``
-    clocks (one block every ``cycles_per_block`` when it has one in flight), each given
-    back ``latency`` clocks after it was taken: the most taken in any ``latency`` clocks.
-    With one block in flight, ceil(latency / cycles per block)."""
+    ``blocks_in_flight`` blocks ``burst_spacing`` clocks apart (one a clock unless it says)
+    every ``blocks_in_flight x cycles_per_block`` clocks (one block every
+    ``cycles_per_block`` when it has one in flight), each given back ``latency`` clocks
+    after it was taken: the most taken in any ``latency`` clocks.  With one block in
+    flight, ceil(latency / cycles per block)."""
     burst = max(1, info.blocks_in_flight)
     period = burst * info.cycles_per_block
-    taken = [k * period + j for k in range(info.latency // period + 3) for j in range(burst)]
+    taken = [k * period + j * info.burst_spacing for k in range(info.latency // period + 3)
+             for j in range(burst)]
     return max(sum(1 for a in taken if t - info.latency < a <= t) for t in taken)
 
 

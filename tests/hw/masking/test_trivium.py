@@ -61,3 +61,13 @@ def test_hardware_matches_the_model_and_reseeds(width):
     sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
+
+
+def test_a_bank_is_sized_to_its_width():
+    """As few instances as the 64-bit limit allows, each unrolled just enough."""
+    from cipherfab.hw.masking.trivium import bank_shape, bank_warmup
+    assert bank_shape(936) == (15, 63) and bank_shape(168) == (3, 56) and bank_shape(42) == (1, 42)
+    assert bank_shape(64) == (1, 64) and bank_shape(65) == (2, 33)
+    assert bank_warmup(64) == 18 and bank_warmup(42) == 28
+    with pytest.raises(ValueError, match="at least one bit"):
+        bank_shape(0)

@@ -4,7 +4,7 @@ from ...hw.sbox import sbox_param
 from ...registry import Architecture, Cipher, Param, Rule, hex_key_problem
 from .byte import BYTE
 from .compact import COLUMN
-from .masked import MASKED
+from .masked_point import MASKED
 from .reference import NR
 from .round import STAGES, STAGES_HELP
 

@@ -1,9 +1,11 @@
-"""AES-128 encryption on two shares, first-order secure with glitches (issue 20).
+"""AES-128 encryption on ``d`` shares (2 to 4), secure at order ``d - 1`` with glitches,
+20 S-boxes (issues 20, 36; the 4- and 1-S-box cores: :mod:`.masked_column`).
 
 Theory of operation
 -------------------
-Every secret value lives as two shares whose XOR is the value: the state ``(s0, s1)`` and
-the key ``(k0, k1)``.  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
+Every secret value lives as ``d`` shares whose XOR is the value (below for two shares: the
+state ``(s0, s1)`` and the key ``(k0, k1)``; with more, a sharing of zero takes the place of
+each mask: ``m_1 .. m_(d-1)`` fresh, ``m_0`` their XOR).  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
 SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCircuit` over
 Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
@@ -26,11 +28,12 @@ where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key,
 block enters takes zero shares, so no value of a block is computed twice.
 
 Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.masking.trivium`) through one
-register, a fresh bit for every gadget every clock (20 x 34) plus 256 bits for the block's
-mask and the key refresh.  The bank is seeded from the ``seed`` port only (the entropy
+register, fresh bits for every gadget every clock (20 x 34 x d (d - 1) / 2) plus 256 (d - 1)
+bits for the block's mask and the key refresh; the bank is sized to that width
+(:func:`~cipherfab.hw.masking.trivium.bank_shape`).  The bank is seeded from the ``seed`` port only (the entropy
 input, 160 bits: generator i takes key ``seed[:80]`` and IV ``seed[80:] ^ i``), so its
 state never depends on the cipher key.  After reset the core takes no key and no block
-until a seed has been taken and the bank has warmed up (``SEED_SETUP`` clocks from the seed
+until a seed has been taken and the bank has warmed up (:func:`seed_setup` clocks from the seed
 handshake to the first key handshake); a later seed reseeds it between blocks (``seed.ready``
 while no block is in flight; a seed offered with a key or a block goes first).  A key is
 split into shares at its handshake, ``(key ^ m, m)`` with the register's fresh bits, and
@@ -63,8 +66,7 @@ from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
 from ...hw.masking.masked import MaskedCircuit, Schedule, share_attrs
-from ...registry import Architecture, Param, Rule
-from ...hw.masking.trivium import MAX_WIDTH, WARMUP, TriviumBank
+from ...hw.masking.trivium import TriviumBank, bank_warmup
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
 from .sbox_circuit import GATES, INPUTS, OUTPUTS
@@ -78,7 +80,6 @@ MASK_BITS = 256                                     # the block's mask and the k
 LATENCY = NR * L + 2                  # the last round's arrival, its shares' registers, the buffer
 BUFFER = L + 2                        # every block in flight, one in ct0/ct1 and one being read
 SEED_BITS = 160                                     # the bank's 80-bit key, then its 80-bit IV
-SEED_SETUP = -(-WARMUP // MAX_WIDTH) + 2   # the bank's warm-up, its first bits into the register
 KEY_SETUP = 1                              # the key is split at its handshake: a block next clock
 
 
@@ -94,9 +95,28 @@ GLITCH_TESTS = {
 }
 
 
-def random_bits_per_block() -> dict:
+def random_bits_per_block(shares: int = 2) -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
-    return {"used": MASK_BITS + NR * GADGET_BITS, "generated": NR * (GADGET_BITS + MASK_BITS)}
+    gadget, mask = gadget_bits(shares), MASK_BITS * (shares - 1)
+    return {"used": mask + NR * gadget, "generated": NR * (gadget + mask), "per_clock": gadget + mask}
+
+
+def seed_setup(width: int) -> int:
+    """Seed handshake to the first key handshake: the bank's warm-up, its first bits into
+    the randomness register."""
+    return bank_warmup(width) + 2
+
+
+def gadget_bits(shares: int) -> int:
+    """The 20 S-boxes' fresh bits a clock on ``shares`` shares."""
+    return (STATE_SBOXES + KEY_SBOXES) * Schedule(GATES, INPUTS, OUTPUTS, shares).random_bits
+
+
+def xor_all(values):
+    out = values[0]
+    for v in values[1:]:
+        out = out ^ v
+    return out
 
 
 class MaskedAES(wiring.Component):
@@ -104,7 +124,7 @@ class MaskedAES(wiring.Component):
     a test mode with no randomness, which leaks)."""
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", prng: str = "on",
-                 glitch_test: str = "none"):
+                 glitch_test: str = "none", shares: int = 2):
         if key_bits != 128 or direction != "encrypt":
             raise ValueError("the masked core is AES-128 encryption")
         if prng not in ("on", "off"):
@@ -113,15 +133,18 @@ class MaskedAES(wiring.Component):
             raise ValueError(f"glitch_test is one of {', '.join(GLITCH_TESTS)}, not {glitch_test!r}")
         if glitch_test != "none" and prng == "off":
             raise ValueError(GLITCH_NEEDS_PRNG)
-        self.prng, self.glitch_test = prng, glitch_test
-        bits = random_bits_per_block()
+        self.prng, self.glitch_test, self.d = prng, glitch_test, shares
+        self.gadget_bits = gadget_bits(shares)
+        self.width = self.gadget_bits + MASK_BITS * (shares - 1)
+        self.seed_setup = seed_setup(self.width)
+        bits = random_bits_per_block(shares)
         super().__init__(CoreSignature(CoreInfo(
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
-            seed_bits=SEED_BITS, seed_setup_cycles=SEED_SETUP,
+            seed_bits=SEED_BITS, seed_setup_cycles=self.seed_setup,
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
-            notes=(f"first-order masked (2 shares, HPC2 S-boxes); random bits per block: "
+            notes=(f"masked at order {shares - 1} ({shares} shares, 20 HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
                    + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else "")
                    + (f"; TEST MODE glitch-test={glitch_test}: {GLITCH_TESTS[glitch_test]}"
@@ -130,31 +153,36 @@ class MaskedAES(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        d, G = self.d, self.gadget_bits
         rand = self._randomness(m)
-        gadget, mask, refresh = rand[:GADGET_BITS], rand[GADGET_BITS:GADGET_BITS + 128], \
-            rand[GADGET_BITS + 128:]
+        gadget = rand[:G]
+        chunk = lambda j: rand[G + 128 * j:G + 128 * (j + 1)]              # noqa: E731
+        masks = [chunk(j) for j in range(d - 1)]                           # the block's mask
+        refreshes = [chunk(d - 1 + j) for j in range(d - 1)]               # the key's refresh
+        mask = [xor_all(masks)] + masks                                    # sharings of zero
+        refresh = [xor_all(refreshes)] + refreshes
 
-        k = [Signal(128, name=f"k{i}", attrs=share_attrs(i)) for i in range(2)]   # the key's shares
-        sbox_in = [Signal(128, name=f"sbox_in{i}", attrs=share_attrs(i)) for i in range(2)]
-        word_in = [Signal(32, name=f"word_in{i}", attrs=share_attrs(i)) for i in range(2)]
+        k = [Signal(128, name=f"k{i}", attrs=share_attrs(i)) for i in range(d)]   # the key's shares
+        sbox_in = [Signal(128, name=f"sbox_in{i}", attrs=share_attrs(i)) for i in range(d)]
+        word_in = [Signal(32, name=f"word_in{i}", attrs=share_attrs(i)) for i in range(d)]
         y, sw = self._sboxes(m, sbox_in, word_in, gadget)
 
         # -- the ring: what travels beside each S-box stage ------------------------------
         # stage j holds what went into the S-boxes j clocks ago; the last one arrives now
         valid = [Signal(name=f"valid_s{j}") for j in range(L)]
         rnd = [Signal(range(NR + 1), name=f"round_s{j}") for j in range(L)]
-        rk = [[Signal(128, name=f"rk{i}_s{j}", attrs=share_attrs(i)) for i in range(2)] for j in range(L)]
+        rk = [[Signal(128, name=f"rk{i}_s{j}", attrs=share_attrs(i)) for i in range(d)] for j in range(L)]
         here_valid, here_rnd, here_rk = valid[-1], rnd[-1], rk[-1]
-        rk_next = [self._next_round_key(here_rk[i], sw[i], i, here_rnd) for i in range(2)]
-        middle = [mix_columns(m, shift_rows(y[i]), f"mix{i}") ^ rk_next[i] for i in range(2)]
-        last = [shift_rows(y[i]) ^ rk_next[i] for i in range(2)]
+        rk_next = [self._next_round_key(here_rk[i], sw[i], i, here_rnd) for i in range(d)]
+        middle = [mix_columns(m, shift_rows(y[i]), f"mix{i}") ^ rk_next[i] for i in range(d)]
+        last = [shift_rows(y[i]) ^ rk_next[i] for i in range(d)]
         going_on = here_valid & (here_rnd != NR)
         finishing = here_valid & (here_rnd == NR)
         # the ciphertext's shares, each in its own register; they meet the next clock
-        ct = [Signal(128, name=f"ct{i}") for i in range(2)]
+        ct = [Signal(128, name=f"ct{i}") for i in range(d)]
         ct_full = Signal()
         with m.If(finishing):
-            m.d.sync += [ct[i].eq(last[i]) for i in range(2)]
+            m.d.sync += [ct[i].eq(last[i]) for i in range(d)]
         m.d.sync += ct_full.eq(finishing)
 
         # -- blocks out: a buffer with room for every block in flight; a block is taken
@@ -163,7 +191,7 @@ class MaskedAES(wiring.Component):
         held = Signal(range(BUFFER + 1))                # accepted, not yet taken
         in_flight = Signal(range(L + 1))
         seeded, keyed = Signal(name="seeded"), Signal(name="keyed")
-        seed_wait = Signal(range(SEED_SETUP), name="seed_wait")
+        seed_wait = Signal(range(self.seed_setup), name="seed_wait")
         start = self.block_in.valid & self.block_in.ready
         given = self.block_out.valid & self.block_out.ready
         warm = seeded & (seed_wait == 0)
@@ -172,7 +200,7 @@ class MaskedAES(wiring.Component):
                                    & ((held < BUFFER) | given)),
             self.key.ready.eq(warm & ~self.seed.valid & (in_flight == 0)),
             self.seed.ready.eq(in_flight == 0),
-            buffer.w_data.eq(ct[0] ^ ct[1]), buffer.w_en.eq(ct_full),
+            buffer.w_data.eq(xor_all(ct)), buffer.w_en.eq(ct_full),
             self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
             buffer.r_en.eq(self.block_out.ready),
             self.busy.eq((held != 0) | (seed_wait != 0)),
@@ -181,42 +209,45 @@ class MaskedAES(wiring.Component):
 
         # -- what the S-boxes take this clock: the arriving block's next round, or a new
         # block (its shares and the key's, refreshed), or zero shares --------------------
-        fresh = [k[i] ^ refresh for i in range(2)]
-        if self.glitch_test == "refresh-recombined":      # TEST MODE: one LUT sees k0 and k1
-            fresh = [Signal(128, name="fresh0", attrs={**share_attrs(0), "keep": 1}), refresh]
-            m.d.comb += fresh[0].eq(k[0] ^ k[1] ^ refresh)
+        fresh = [k[i] ^ refresh[i] for i in range(d)]
+        if self.glitch_test == "refresh-recombined":      # TEST MODE: one LUT sees every share
+            fresh = [Signal(128, name="fresh0", attrs={**share_attrs(0), "keep": 1}), *refreshes]
+            m.d.comb += fresh[0].eq(xor_all(k) ^ refresh[0])
         with m.If(going_on):
-            for i in range(2):
+            for i in range(d):
                 m.d.comb += [sbox_in[i].eq(middle[i]), word_in[i].eq(rot_word(words_of(rk_next[i])[3]))]
         with m.Elif(start):
-            for i in range(2):
-                m.d.comb += [sbox_in[i].eq((self.block_in.payload if i == 0 else 0) ^ mask ^ fresh[i]),
+            for i in range(d):
+                m.d.comb += [sbox_in[i].eq((self.block_in.payload if i == 0 else 0) ^ mask[i] ^ fresh[i]),
                              word_in[i].eq(rot_word(words_of(fresh[i])[3]))]
-            m.d.sync += [k[i].eq(fresh[i]) for i in range(2)]
+            m.d.sync += [k[i].eq(fresh[i]) for i in range(d)]
         m.d.sync += [valid[0].eq(going_on | start), rnd[0].eq(Mux(going_on, here_rnd + 1, 1))]
-        for i in range(2):
+        for i in range(d):
             m.d.sync += rk[0][i].eq(Mux(going_on, rk_next[i], Mux(start, fresh[i], 0)))
         for j in range(1, L):
-            m.d.sync += [valid[j].eq(valid[j - 1]), rnd[j].eq(rnd[j - 1]),
-                         rk[j][0].eq(rk[j - 1][0]), rk[j][1].eq(rk[j - 1][1])]
-        self._seed_and_key(m, k, seeded, keyed, seed_wait, rand)
+            m.d.sync += [valid[j].eq(valid[j - 1]), rnd[j].eq(rnd[j - 1])]
+            m.d.sync += [rk[j][i].eq(rk[j - 1][i]) for i in range(d)]
+        self._seed_and_key(m, k, seeded, keyed, seed_wait, masks)
         self.probes = {"k": k, "rand": rand}      # for tests in Amaranth's simulator
         return m
 
     def _sboxes(self, m, sbox_in, word_in, gadget):
-        """16 state S-boxes and 4 SubWord S-boxes, each with its 34 fresh bits."""
-        bits = SCHEDULE.random_bits
-        y = [Signal(128, name=f"y{i}", attrs=share_attrs(i)) for i in range(2)]
-        sw = [Signal(32, name=f"sw{i}", attrs=share_attrs(i)) for i in range(2)]
-        lanes = [(bytes_of(sbox_in[0])[b], bytes_of(sbox_in[1])[b]) for b in range(16)] + \
-                [(bytes_of(word_in[0])[b], bytes_of(word_in[1])[b]) for b in range(4)]
+        """16 state S-boxes and 4 SubWord S-boxes, each with its 34 d (d - 1) / 2 fresh bits."""
+        d = self.d
+        bits = self.gadget_bits // (STATE_SBOXES + KEY_SBOXES)
+        y = [Signal(128, name=f"y{i}", attrs=share_attrs(i)) for i in range(d)]
+        sw = [Signal(32, name=f"sw{i}", attrs=share_attrs(i)) for i in range(d)]
+        lanes = [[bytes_of(sbox_in[i])[b] for i in range(d)] for b in range(16)] + \
+                [[bytes_of(word_in[i])[b] for i in range(d)] for b in range(4)]
         outs = []
-        for n, (x0, x1) in enumerate(lanes):
-            box = MaskedCircuit(GATES, INPUTS, OUTPUTS, unregistered=self.glitch_test == "hpc2-unregistered")
+        for n, xs in enumerate(lanes):
+            box = MaskedCircuit(GATES, INPUTS, OUTPUTS, shares=d,
+                                unregistered=self.glitch_test == "hpc2-unregistered")
             m.submodules[f"sbox{n}" if n < 16 else f"key_sbox{n - 16}"] = box
-            m.d.comb += [box.x[0].eq(x0), box.x[1].eq(x1), box.rand.eq(gadget[bits * n:bits * (n + 1)])]
+            m.d.comb += [box.x[i].eq(xs[i]) for i in range(d)]
+            m.d.comb += box.rand.eq(gadget[bits * n:bits * (n + 1)])
             outs.append(box.y)
-        for i in range(2):
+        for i in range(d):
             m.d.comb += [y[i].eq(from_bytes([o[i] for o in outs[:16]])),
                          sw[i].eq(from_bytes([o[i] for o in outs[16:]]))]
         return y, sw
@@ -236,8 +267,9 @@ class MaskedAES(wiring.Component):
         return from_words(out)
 
     def _randomness(self, m):
-        """Every clock: the gadgets' bits, then 128 for the block mask, 128 for the key refresh."""
-        width = GADGET_BITS + MASK_BITS
+        """Every clock: the gadgets' bits, then 128 (d - 1) for the block mask, 128 (d - 1)
+        for the key refresh."""
+        width = self.width
         bits = Signal(width)
         if self.prng == "off":
             return bits                                            # all zero: the test mode
@@ -246,51 +278,21 @@ class MaskedAES(wiring.Component):
         m.d.sync += bits.eq(bank.bits)          # one register: every S-box takes a slice of it
         return bits
 
-    def _seed_and_key(self, m, k, seeded, keyed, seed_wait, rand):
+    def _seed_and_key(self, m, k, seeded, keyed, seed_wait, split):
         """A seed (re)seeds the bank (instance i: key ``seed[:80]``, IV ``seed[80:] ^ i``);
-        keys and blocks wait ``SEED_SETUP`` clocks for its warm-up (with prng off, the same
+        keys and blocks wait ``seed_setup`` clocks for its warm-up (with prng off, the same
         wait).  A key is split into shares at its handshake with the bank's bits in the
         randomness register; the key never enters the bank."""
         took_seed = self.seed.valid & self.seed.ready
         took_key = self.key.valid & self.key.ready
-        split = rand[GADGET_BITS:GADGET_BITS + 128]
         if self.prng == "on":
             bank = self._bank
             m.d.comb += [bank.key.eq(self.seed.payload[:80]), bank.iv.eq(self.seed.payload[80:]),
                          bank.seed.eq(took_seed)]
         with m.If(took_seed):
-            m.d.sync += [seeded.eq(1), seed_wait.eq(SEED_SETUP - 1)]
+            m.d.sync += [seeded.eq(1), seed_wait.eq(self.seed_setup - 1)]
         with m.Elif(seed_wait != 0):
             m.d.sync += seed_wait.eq(seed_wait - 1)
         with m.If(took_key):
-            m.d.sync += [k[0].eq(self.key.payload ^ split), k[1].eq(split), keyed.eq(1)]
-
-
-class _TestModeParam(Param):
-    """A parameter whose values have dashes: top-module names take them as underscores."""
-
-    def tag(self, value) -> str:
-        return str(value).replace("-", "_")
-
-
-MASKED = Architecture(
-    name="masked",
-    summary="first-order masked (2 shares): 16 + 4 HPC2 S-boxes closed on themselves, on-core "
-            "Trivium randomness, shares recombined only in the output register",
-    core="cipherfab.ciphers.aes.masked:MaskedAES",
-    params=(
-        Param("key_bits", (128,), 128, "key size in bits (the masked core: AES-128)"),
-        Param("direction", ("encrypt",), "encrypt", "encrypt only"),
-        Param("prng", ("on", "off"), "on",
-              "on: fresh randomness from the on-core Trivium bank; off: a TEST MODE with no "
-              "randomness (the shares are (x, 0): unmasked, it leaks)"),
-        _TestModeParam("glitch_test", tuple(GLITCH_TESTS), "none",
-                       "none, or a TEST MODE still masked at zero delay but not with glitches: "
-                       + "; ".join(f"{k}: {v}" for k, v in GLITCH_TESTS.items() if v),
-                       quiet_default=True),
-    ),
-    rules=(Rule(GLITCH_NEEDS_PRNG, lambda v: v["prng"] == "off" and v["glitch_test"] != "none"),),
-    # the test modes run in verify --all (each masked point compiles for about a minute)
-    test_points=({"key_bits": 128, "direction": "encrypt", "prng": "on"},),
-    paper="beyond the papers: issue 20 (HPC2, Cassiers et al. 2021; Boyar-Peralta S-box circuit)",
-)
+            m.d.sync += [k[0].eq(self.key.payload ^ xor_all(split)), keyed.eq(1)]
+            m.d.sync += [k[i].eq(split[i - 1]) for i in range(1, self.d)]

@@ -99,15 +99,31 @@ class Trivium(wiring.Component):
         return m
 
 
+def bank_shape(width: int) -> tuple[int, int]:
+    """``(instances, bits a clock each)`` of a bank giving ``width`` bits a clock: as few
+    instances as the 64-bit limit allows, each unrolled just enough (SMAesH's sizing), so
+    the bank computes ``width`` keystream bits a clock, or fewer than ``instances`` more."""
+    if width < 1:
+        raise ValueError(f"a bank gives at least one bit a clock, not {width}")
+    count = -(-width // MAX_WIDTH)
+    return count, -(-width // count)
+
+
+def bank_warmup(width: int) -> int:
+    """Clocks from a seed to the bank's first bits."""
+    return -(-WARMUP // bank_shape(width)[1])
+
+
 class TriviumBank(wiring.Component):
-    """``width`` fresh bits a clock from ``ceil(width / 64)`` Trivium instances, all seeded
-    together from ``key`` and ``iv`` (instance i takes the IV XOR i).  The masked core drives
-    ``key``/``iv`` from its seed port alone (never from the cipher key)."""
+    """``width`` fresh bits a clock from :func:`bank_shape` Trivium instances, all seeded
+    together from ``key`` and ``iv`` (instance i takes the IV XOR i; bit j of instance i's
+    bits is bit ``i * unroll + j`` of ``bits``).  The masked cores drive ``key``/``iv`` from
+    their seed port alone (never from the cipher key)."""
 
     def __init__(self, width: int):
         self.width = width
-        self.count = -(-width // MAX_WIDTH)
-        self.warmup_clocks = -(-WARMUP // MAX_WIDTH)
+        self.count, self.unroll = bank_shape(width)
+        self.warmup_clocks = bank_warmup(width)
         super().__init__({"key": In(80), "iv": In(80), "seed": In(1),
                           "bits": Out(width), "ready": Out(1)})
 
@@ -115,7 +131,7 @@ class TriviumBank(wiring.Component):
         m = Module()
         out = []
         for i in range(self.count):
-            m.submodules[f"trivium{i}"] = t = Trivium(MAX_WIDTH)
+            m.submodules[f"trivium{i}"] = t = Trivium(self.unroll)
             m.d.comb += [t.key.eq(self.key), t.iv.eq(self.iv ^ i), t.seed.eq(self.seed)]
             out.append(t.bits)
             if i == 0:
