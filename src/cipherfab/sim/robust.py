@@ -40,8 +40,10 @@ COMB = {"LUT4": {"Z": ("A", "B", "C", "D")},
 FF = "TRELLIS_FF"
 RAM = "TRELLIS_DPR16X4"
 _AUTONAME = re.compile(r"_(?:TRELLIS_FF|TRELLIS_DPR16X4|LUT4|PFUMX|L6MUX21|CCU2C)_")
-#: the attribute a generator puts on a signal holding one share ("0", "1"; masked cores)
+#: the attribute a generator puts on a signal holding one share ("0" to "3"; masked cores)
 SHARE_ATTRIBUTE = "cipherfab_share"
+#: the share indices a tag may give (masked circuits have 2 to 4 shares)
+SHARE_INDICES = ("0", "1", "2", "3")
 
 
 @dataclass(frozen=True)
@@ -67,16 +69,22 @@ class Leak:
 
 
 def tag_value(name: str, raw) -> int:
-    """The domain mask of one netname's ``cipherfab_share`` attribute as Yosys JSON writes it
-    (a string ``"0"``/``"1"`` padded with a space, or an integer as 32 binary digits)."""
+    """The domain mask (share ``i`` = ``1 << i``) of one netname's ``cipherfab_share`` attribute
+    as Yosys JSON writes it (a string ``"0"`` to ``"3"`` padded with a space, or an integer as
+    32 binary digits)."""
     text = raw if isinstance(raw, str) else None
-    if text is not None and text.endswith(" ") and text.strip() in ("0", "1"):
+    if text is not None and text.endswith(" ") and text.strip() in SHARE_INDICES:
         return 1 << int(text.strip())
-    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) in (0, 1):
-        return 1 << int(text, 2)                  # an integer attribute: 0 or 1
-    if text in ("0", "1"):
+    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) < len(SHARE_INDICES):
+        return 1 << int(text, 2)                  # an integer attribute: 0 to 3
+    if text in SHARE_INDICES:
         return 1 << int(text)
-    raise CipherfabError(f"net {name}: {SHARE_ATTRIBUTE} is {str(raw).strip()!r}: a share index is \"0\" or \"1\"")
+    raise CipherfabError(f"net {name}: {SHARE_ATTRIBUTE} is {str(raw).strip()!r}: a share index is 0 to 3")
+
+
+def domains_text(mask: int) -> str:
+    """The share indices of a domain mask, lowest first (``0b101`` -> ``"02"``)."""
+    return "".join(i for i in SHARE_INDICES if mask >> int(i) & 1)
 
 
 class Netlist:
@@ -107,7 +115,7 @@ class Netlist:
                 raw = net.get("attributes", {}).get(SHARE_ATTRIBUTE)
                 if isinstance(b, int) and raw is not None:
                     mask = tag_value(name, raw)
-                    self.share[b] = "".join(str(i) for i in (0, 1) if mask >> i & 1)
+                    self.share[b] = domains_text(mask)
                 if isinstance(b, int) and not net.get("hide_name", 0):
                     parts = name.split(".")[:-1]
                     self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
