@@ -82,7 +82,7 @@ def workspace(tmp_path_factory):
     (ws / "full" / "keep.txt").write_text("someone's file\n")
     (ws / "empty").mkdir()
     (ws / "tiny.v").write_text(TINY_V)
-    (ws / "badtag.v").write_text(TINY_V.replace("  reg [7:0] acc;", '  (* cipherfab_share = "2" *) reg [7:0] acc;'))
+    (ws / "badtag.v").write_text(TINY_V.replace("  reg [7:0] acc;", '  (* cipherfab_share = "7" *) reg [7:0] acc;'))
     (ws / "notag.v").write_text(TINY_V.replace("  reg [7:0] acc;", "  (* cipherfab_share *) reg [7:0] acc;"))
     return ws
 
@@ -247,11 +247,11 @@ TABLE = [
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "0"], "--cycles-per-block: must be >= 1"),
     # --- build: share tags (merged shares), checked before synthesis --------------------------------
     (["build", "--verilog", "badtag.v", "--top", "tiny", "--cycles-per-block", "1"],
-     'Verilog line 2: cipherfab_share = "2": a share index is "0" or "1"'),
+     'Verilog line 2: cipherfab_share = "7": a share index is 0 to 3'),
     (["build", "--verilog", "notag.v", "--top", "tiny", "--cycles-per-block", "1", "--no-cache"],
-     'Verilog line 2: cipherfab_share without a value: a share index is "0" or "1"'),
+     'Verilog line 2: cipherfab_share without a value: a share index is 0 to 3'),
     (["build", "--verilog", "badtag.v", "--top", "tiny", "--cycles-per-block", "1", "--seeds", "2"],
-     'cipherfab_share = "2"'),
+     'cipherfab_share = "7"'),
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "10000000000"],
      "--cycles-per-block: must be <= 1000000000"),
     (["build", "--verilog", "tiny.v", "--top", "tiny", "--cycles-per-block", "1", "--latency", "0"],

@@ -93,10 +93,28 @@ def test_fixed_logic_stays_and_the_other_domain_moves():
     assert _bel(placed, "m1") == "X1/Y1/SLICEB.FF0" and _count(placed)[0] == 0     # the nearest free slice
     both = _design({"l": _comb("X1/Y1/SLICEA.K0", (10, 11), 20), "l0": _comb("X1/Y1/SLICEA.K1", (10,), 21),
                     "far": _comb("X2/Y1/SLICEA.K0", (12,), 23)})
-    assert separate(both, {}, "slice")["unresolved"] == [{"slice": "X1/Y1/SLICEA", "why": "one unit holds both domains"}]
+    assert separate(both, {}, "slice")["unresolved"] == [{"slice": "X1/Y1/SLICEA", "why": "one unit holds more than one domain"}]
     stuck = _design({"c0": _comb("X1/Y1/SLICEA.K0", (10,), 20, mode="CCU2"),
                      "c1": _comb("X1/Y1/SLICEA.K1", (11,), 21, mode="CCU2")})
-    assert separate(stuck, {}, "slice")["unresolved"][0]["why"] == "neither domain's cells can move"
+    assert separate(stuck, {}, "slice")["unresolved"][0]["why"] == "the cells of all domains but one cannot move"
+
+
+def test_three_domains_in_a_tile_keep_one_and_move_the_others():
+    """d = 3: a tile with share 0, 1 and 2 cells keeps the domain with the most cells."""
+    def design(cells):
+        placed = _design(cells)
+        placed["modules"]["top"]["netnames"]["x2"] = {"bits": [13], "attributes": {"cipherfab_share": "2 "}}
+        return placed
+    placed = design({
+        "a0": _comb("X1/Y1/SLICEA.K0", (10, 12), 20), "b0": _comb("X1/Y1/SLICEA.K1", (10,), 21),
+        "c1": _comb("X1/Y1/SLICEB.K0", (11,), 22), "d2": _comb("X1/Y1/SLICEC.K0", (13, 12), 23),
+        "far": _comb("X5/Y1/SLICEA.K0", (12,), 24), "far2": _comb("X9/Y1/SLICEA.K0", (12,), 25)})
+    assert _count(placed) == (0, 1)
+    done = separate(placed, {}, "tile")
+    assert done["mixed_before"] == 1 and done["unresolved"] == [] and done["moved_cells"] == 2
+    assert _bel(placed, "a0").startswith("X1/Y1/") and _bel(placed, "b0").startswith("X1/Y1/")
+    tiles = {_bel(placed, c).split("/SLICE")[0] for c in ("c1", "d2")}
+    assert "X1/Y1" not in tiles and _count(placed) == (0, 0)
 
 
 def test_a_mux_over_two_slices_moves_whole_into_empty_slices():

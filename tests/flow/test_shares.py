@@ -19,28 +19,31 @@ from share_designs import TAGGED_BITS, WIDTH, design, hpc2, source
 
 # --- the tags ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("raw, mask", [("0 ", 1), ("1 ", 2), ("0", 1), ("1", 2),
-                                       ("0" * 32, 1), ("0" * 31 + "1", 2)])
+@pytest.mark.parametrize("raw, mask", [("0 ", 1), ("1 ", 2), ("0", 1), ("1", 2), ("2 ", 4), ("3 ", 8),
+                                       ("3", 8), ("0" * 32, 1), ("0" * 31 + "1", 2), ("0" * 30 + "10", 4),
+                                       ("0" * 30 + "11", 8)])
 def test_tag_values_as_yosys_writes_them(raw, mask):
     assert shares.tag_value("n", raw) == mask
 
 
-@pytest.mark.parametrize("raw", ["2 ", "01 ", "", "a ", "0" * 30 + "10", 1, None, "x"])
-def test_a_tag_other_than_0_or_1_is_one_line(raw):
+@pytest.mark.parametrize("raw", ["4 ", "7 ", "01 ", "", "a ", "x ", "0" * 29 + "100", 1, None, "x"])
+def test_a_tag_other_than_0_to_3_is_one_line(raw):
     with pytest.raises(CipherfabError) as e:
         shares.tag_value("core.k0", raw)
     assert str(e.value).startswith("net core.k0: cipherfab_share is ") and "\n" not in str(e.value)
-    assert str(e.value).endswith('a share index is "0" or "1"')
+    assert str(e.value).endswith("a share index is 0 to 3")
 
 
 @pytest.mark.parametrize("text", ['(* cipherfab_share = "0" *) reg a;', '(* keep, cipherfab_share="1" *)',
+                                  '(* cipherfab_share = "2" *) reg a;', '(* cipherfab_share = "3" *)',
                                   "(* cipherfab_share = 1 *)", "no tags at all"])
 def test_good_tags_in_verilog(text):
     shares.check_source(text)
 
 
 @pytest.mark.parametrize("text, said", [
-    ('wire w;\n(* cipherfab_share = "2" *) reg a;', 'Verilog line 2: cipherfab_share = "2": a share index'),
+    ('wire w;\n(* cipherfab_share = "7" *) reg a;', 'Verilog line 2: cipherfab_share = "7": a share index is 0 to 3'),
+    ('(* cipherfab_share = "x" *) reg a;', 'Verilog line 1: cipherfab_share = "x": a share index is 0 to 3'),
     ('(* cipherfab_share = "01", keep *)', 'Verilog line 1: cipherfab_share = "01": a share'),
     ("(* cipherfab_share *) reg a;", "Verilog line 1: cipherfab_share without a value: a share index"),
     ("(* cipherfab_share = 32'd1 *)", "Verilog line 1: cipherfab_share = 32'd1: a share index")])
@@ -131,6 +134,22 @@ def test_no_tags_no_merges():
     s = shares.placed_merges(placed, {})
     assert (s["merged_luts"], s["merged_slices"], s["tagged_cells"]) == (0, 0, 0)
     assert shares.summary(s) == "merged shares: 0 LUTs, 0 slices (of 0 tagged cells)"
+
+
+def test_four_share_domains_merge_by_any_two():
+    """Shares 2 and 3 (HPC2 on 3 or 4 shares): a LUT of shares 0 and 2 merges, a slice of
+    share 2 and share 3 cells mixes by packing, a LUT of one share with untagged r does not."""
+    cells = {"l02": _comb("X1/Y1/SLICEA.K0", (10, 12), 20),          # x0, x2: merges "0+2"
+             "l2": _comb("X2/Y1/SLICEA.K0", (12, 14), 21),           # x2 ^ r: share 2 only
+             "l3": _comb("X2/Y1/SLICEA.K1", (13, 14), 22),           # x3 ^ r: share 3, same slice
+             "l123": _comb("X3/Y1/SLICEA.K0", (11, 12, 13), 23)}     # three shares
+    nets = {"x0": _net([10], 0), "x1": _net([11], 1), "x2": _net([12], 2), "x3": _net([13], 3),
+            "r": _net([14])}
+    s = shares.placed_merges({"modules": {"top": {"cells": cells, "netnames": nets}}}, {})
+    assert s["merged_luts"] == 2 and s["merged_slices"] == 3 and s["merged_slices_packing_only"] == 1
+    by_cell = {m["cell"]: [i["shares"] for i in m["inputs"]] for m in s["offenders"]}
+    assert by_cell == {"l02": ["0", "2"], "l123": ["1", "2", "3"]}
+    assert shares._domain_text(0b1101) == "0+2+3" and shares.several(8) is False and shares.several(12) is True
 
 
 @pytest.mark.parametrize("data, said", [({}, "the synthesized netlist has no module top"),

@@ -154,6 +154,18 @@ def _tiny(**change):
     return data
 
 
+def _tagged(tags: dict) -> dict:
+    nets = {n: {**v, "attributes": {"cipherfab_share": tags[n]}} if n in tags else v
+            for n, v in TINY["modules"]["tiny"]["netnames"].items()}
+    return _tiny(netnames=nets)
+
+
+def test_share_tags_0_to_3_are_read():
+    net = Netlist(_tagged({"a": "0 ", "b": "2 ", "c": "3 ", "q": "0" * 31 + "1"}), "tiny")
+    assert {net.names[net.index[b]]: s for b, s in net.share.items() if b in net.index} == \
+        {"a": "0", "b": "2", "c": "3", "q": "1"}
+
+
 BAD = [
     (lambda: Netlist(TINY, "other"), "no module other"),
     (lambda: Netlist(_tiny(cells={"x": {"type": "DP16KD", "parameters": {}, "connections": {}}}), "tiny"),
@@ -170,6 +182,8 @@ BAD = [
     (lambda: assess(Netlist(TINY, "tiny"), (np.zeros((1, 4, 2), bool), np.zeros((1, 6, 2), bool)),
                     np.zeros(2, bool), "glitchy"), "unknown model"),
     (lambda: Netlist(_tiny(cells={"u": {"type": "LUT4"}}), "tiny"), "not a Yosys JSON netlist"),
+    (lambda: Netlist(_tagged({"b": "7 "}), "tiny"), "net b: cipherfab_share is '7': a share index is 0 to 3"),
+    (lambda: Netlist(_tagged({"c": "x"}), "tiny"), "net c: cipherfab_share is 'x': a share index is 0 to 3"),
     (lambda: Netlist(_tiny(ports={"p": {"direction": "inout", "bits": [3]}}), "tiny"), "port p: only input"),
     (lambda: Netlist([], "tiny"), "no module tiny"),
     (lambda: fixed_vs_random(Netlist(TINY, "tiny"), {"s": ["a", "b"]}, ["a"], 1, 4), "input a is named twice"),

@@ -66,7 +66,7 @@ def run_robust(args, top: str, info, make_text) -> int:
     if r.untestable and any(u[3] for u in r.untestable):
         print(f"untested probe-clocks by the generator's share tags among their signals: "
               + ", ".join(f"{k} {v:,}" for k, v in _by_shares(r.untestable).items())
-              + (f"; {both:,} see BOTH shares" if both else " (none sees both shares)"))
+              + (f"; {both:,} see more than one share" if both else " (none sees more than one share)"))
     limit = r.threshold
     verdict = (f"FAIL: -log10(p) > {limit:.2f} from {failing:,} simulations" if failing is not None
                else f"pass: -log10(p) <= {limit:.2f} up to {r.simulations:,} simulations")
@@ -85,8 +85,8 @@ def run_robust(args, top: str, info, make_text) -> int:
 
 
 def _by_shares(untestable) -> dict:
-    """Untested probe-clocks by the share tags among their signals: "" none, "0" or "1" one
-    share only, "01" both (the generator's tags, :data:`~cipherfab.sim.robust.SHARE_ATTRIBUTE`)."""
+    """Untested probe-clocks by the share tags among their signals: "" none, "0" to "3" one
+    share only, "01", "012", ... several (the generator's tags, :data:`~cipherfab.sim.robust.SHARE_ATTRIBUTE`)."""
     out: dict[str, int] = {}
     for *_, shares in untestable:
         out[shares or "none"] = out.get(shares or "none", 0) + 1

@@ -1,5 +1,5 @@
 """Share-separated placement (issue 34): no ECP5 PLC tile (PFU), so no slice, holds cells of
-both share domains.
+more than one share domain (two shares, or up to four: d groups).
 
 nextpnr places a masked core like any other design, and its placer fills a slice's two LUTs
 and two flip-flops with whatever logic sits nearby: in the masked AES core 2538 slices (2007
@@ -10,8 +10,8 @@ between placement and routing (:func:`.pnr.place_and_route`'s ``between``):
 1. nextpnr packs and places (``--no-route``) and writes the placed design;
 2. :func:`separate` reads each cell's domain (:func:`.shares.cell_domains`: the generator's
    share tags, through the combinational cones), and in every tile (or, ``level="slice"``,
-   slice) that holds both domains moves the cells of one of them (the fewer) to free sites
-   nearby;
+   slice) that holds several domains keeps one (the one with the most cells among those
+   whose departure is possible) and moves the cells of every other to free sites nearby;
 3. nextpnr routes the placed design as given (``--no-pack --no-place``).
 
 What moves is a *unit*: cells that must stay together.  A LUT and the flip-flop it feeds
@@ -19,9 +19,9 @@ through the slice's direct path (``DI``) stay in one logic cell (LC); the two LU
 wide-function mux (PFUMX) and the flip-flops they feed stay in one slice, and the slices of
 an L6MUX21 (its ``FXA``/``FXB`` from the other slice's ``OFX``) move together into empty
 slices; a flip-flop fed through routing (``M``) moves alone.  Carry chains and LUT-RAM do
-not move (the other domain's units move instead).  A unit keeps its LC indices and site
+not move (the other domains' units move instead).  A unit keeps its LC indices and site
 names, so its cells' order inside the slice (PFUMX in LC 0) still holds.  A unit that holds
-both domains itself (a LUT that merges the shares) is left where it is and reported.
+several domains itself (a LUT that merges shares) is left where it is and reported.
 
 A destination is a slice of a tile the first placement used (so it is a logic tile) whose
 tile (or slice) holds the unit's domain or none, with the unit's sites free, and which keeps
@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CipherfabError
-from .shares import BOTH, COMB, FF, _load, cell_domains, synthesized_tags
+from .shares import COMB, FF, _load, cell_domains, several, synthesized_tags
 
 _BEL = re.compile(r"^X(\d+)/Y(\d+)/SLICE([A-D])\.(\w*?)([01])$")
 LETTERS = "ABCD"
@@ -201,12 +201,12 @@ def _tile_units(tile, slices: dict, cells: dict, dom: dict, fx: set) -> list[tup
     return out
 
 
-#: the units that must not hold both domains: ``slice`` (SLICEA-D) or ``tile`` (the PFU)
+#: the units that must not hold more than one domain: ``slice`` (SLICEA-D) or ``tile`` (the PFU)
 LEVELS = ("slice", "tile")
 
 
 class _Count:
-    """Cells of each domain per slice and per tile, kept as cells move."""
+    """Cells of each domain mask per slice and per tile, kept as cells move."""
 
     def __init__(self, slices: dict, dom: dict):
         self.n: dict = {}
@@ -217,17 +217,20 @@ class _Count:
     def add(self, key, d: int, k: int) -> None:
         for region in (key, key[:2]):
             if d:
-                counts = self.n.setdefault(region, [0, 0, 0, 0])
-                counts[d] += k
+                counts = self.n.setdefault(region, {})
+                counts[d] = counts.get(d, 0) + k
 
     def domain(self, region) -> int:
-        counts = self.n.get(region)
-        return 0 if counts is None else (1 if counts[1] else 0) | (2 if counts[2] else 0) | (3 if counts[3] else 0)
+        """The union of the domain masks of the cells in ``region`` (0: none)."""
+        out = 0
+        for d, k in self.n.get(region, {}).items():
+            out |= d if k else 0
+        return out
 
 
 def separate(placed: dict, tags: dict[str, int], level: str = "tile") -> dict:
     """Move cells of ``placed`` (nextpnr's ``--write`` JSON, changed in place: bels, and no
-    routing) so that no slice, or no tile (``level``), holds both domains; what was done."""
+    routing) so that no slice, or no tile (``level``), holds more than one domain; what was done."""
     if level not in LEVELS:
         raise CipherfabError(f"share separation is by slice or by tile, not {level!r}")
     mods = placed.get("modules") if isinstance(placed, dict) else None
@@ -241,7 +244,7 @@ def separate(placed: dict, tags: dict[str, int], level: str = "tile") -> dict:
     count = _Count(slices, dom)
     fx = _fx_sinks(cells)
     region = (lambda key: key) if level == "slice" else (lambda key: key[:2])
-    mixed = sorted({region(k) for k in slices if count.domain(region(k)) == BOTH})
+    mixed = sorted({region(k) for k in slices if several(count.domain(region(k)))})
     done = {"level": level, "mixed_before": len(mixed), "moved_units": 0, "moved_cells": 0, "unresolved": [],
             "used_before": _used(slices)}
     if not mixed:
@@ -261,16 +264,18 @@ def separate(placed: dict, tags: dict[str, int], level: str = "tile") -> dict:
         else:
             units = [((*r, LETTERS[i]), u) for i, u in _tile_units(r, slices, cells, dom, fx)]
         name = _slice_name(r) if level == "slice" else f"X{r[0]}/Y{r[1]}"
-        if any(u.domain == BOTH for _, u in units):
-            done["unresolved"].append({level: name, "why": "one unit holds both domains"})
+        if any(several(u.domain) for _, u in units):
+            done["unresolved"].append({level: name, "why": "one unit holds more than one domain"})
             continue
-        sides = {d: [(k, u) for k, u in units if u.domain == d] for d in (1, 2)}
-        options = [d for d in (1, 2) if all(u.movable for _, u in sides[d])]
+        sides = {d: [(k, u) for k, u in units if u.domain == d] for d in sorted({u.domain for _, u in units} - {0})}
+        # keep one domain; every other one's units move: a choice whose movers can all move
+        options = [d for d in sides if all(u.movable for e in sides if e != d for _, u in sides[e])]
         if not options:
-            done["unresolved"].append({level: name, "why": "neither domain's cells can move"})
+            done["unresolved"].append({level: name, "why": "the cells of all domains but one cannot move"})
             continue
-        evict = min(options, key=lambda d: (sum(len(u.members) for _, u in sides[d]), d))
-        for key, u in sides[evict]:
+        keep = max(options, key=lambda d: (sum(len(u.members) for _, u in sides[d]), d))
+        movers = [(k, u) for d in sides if d != keep for k, u in sides[d]]
+        for key, u in movers:
             dest = _destination(u, r, region, slices, cells, count, tile_ctrl, tiles, xy, ram)
             if dest is None:
                 done["unresolved"].append({level: name, "why": "no free place found for a unit"})
@@ -334,8 +339,8 @@ def _fits(u: Unit, key, slices: dict, cells: dict, tile_ctrl: dict) -> bool:
 
 
 def _destination(u: Unit, source, region, slices, cells, count, tile_ctrl, tiles, xy, ram):
-    """The nearest slice outside region ``source`` that takes ``u`` without holding both
-    domains (tiles the first placement used), or None."""
+    """The nearest slice outside region ``source`` that takes ``u`` without holding another
+    domain (tiles the first placement used), or None."""
     sx, sy = source[0], source[1]
     order = np.argsort(np.abs(xy[:, 0] - sx) + np.abs(xy[:, 1] - sy), kind="stable")
     for i in order:

@@ -2,7 +2,7 @@
 whose inputs include both shares of a masked value.
 
 Share tracking comes from the generator: every signal holding one share of a secret-dependent
-value carries the attribute ``cipherfab_share`` = ``"0"`` or ``"1"`` (fresh randomness, control
+value carries the attribute ``cipherfab_share`` = ``"0"`` to ``"3"`` (fresh randomness, control
 and the ciphertext share registers are untagged).  Amaranth writes it on the wire; Yosys keeps
 a wire's attributes on its netnames through ``synth_ecp5`` (kept part modules included), so the
 synthesized netlist names every tagged bit that survives.  nextpnr flattens the hierarchy and
@@ -11,13 +11,14 @@ of the last one only: so the tags are read from the synthesized netlist (every a
 hierarchy prefix as nextpnr spells it) and found in the placed netlist by name, together with
 the tags nextpnr kept.
 
-Domains: a net's domains are its tags, or, for a net driven by a combinational cell, the union
+Domains: a net's domains are its tags (a bit mask: share ``i`` is ``1 << i``), or, for a net driven by a combinational cell, the union
 of the domains of the input nets its output depends on (its cone, back to the flip-flops and
 ports).  A flip-flop is the boundary: its output carries its own tag only, so an untagged
 register (a ciphertext share, randomness) ends a cone.  A memory or other hard block passes the
 union of its inputs to its outputs (conservative).  A cell *merges* shares when the inputs of
-one of its outputs together carry domain 0 and domain 1; a net tagged both 0 and 1 (synthesis
-merged two share registers into one) merges at its flip-flop.
+one of its outputs together carry more than one domain (0 and 1; with more shares, any two);
+a net tagged with two shares (synthesis merged two share registers into one) merges at its
+flip-flop.
 
 Placement units: nextpnr's ``--write`` JSON gives each cell its bel (``NEXTPNR_BEL``,
 ``X2/Y3/SLICEA.K0``: tile, slice, LUT or FF site).  Each TRELLIS_COMB is one LUT4 site (a LUT,
@@ -25,10 +26,9 @@ its slice's wide-function mux PFUMX/L6MUX21 on the ``OFX`` output, or half a CCU
 or LUT-RAM).  The unit counted is the **slice** (SLICEA-D: 2 LUT4 + 2 FF, one PFUMX, one carry
 chain step, shared clock/enable/reset): the smallest unit the packer fills from unrelated
 logic, and the ECP5 counterpart of a Xilinx slice.  Its PLC tile (the PFU: 4 slices) is counted
-too, as a coarser neighbourhood.  A slice *mixes* when its cells carry domain 0 and domain 1:
+too, as a coarser neighbourhood.  A slice *mixes* when its cells carry more than one domain:
 a combinational cell the shares of its inputs, a flip-flop its tag.  ``packing_only`` counts
-those in which no single cell merges (the packer put a share-0 and a share-1 cell side by
-side).  A *relabelled* flip-flop, tagged with one share while its data input carries only the
+those in which no single cell merges (the packer put cells of two shares side by side).  A *relabelled* flip-flop, tagged with one share while its data input carries only the
 other (HPC2's ``Reg[b_j ^ r]`` in share ``i``'s gadget: ``b_j`` masked by fresh ``r``, which
 the generator hands to domain ``i``), holds neither share in a slice: it holds a freshly
 masked value, and either tag would call the slice of its own input LUT, or of the LUT that
@@ -44,12 +44,12 @@ import time
 from pathlib import Path
 
 from ..errors import CipherfabError
-from ..sim.robust import SHARE_ATTRIBUTE as ATTRIBUTE, tag_value
+from ..sim.robust import SHARE_ATTRIBUTE as ATTRIBUTE, SHARE_INDICES, tag_value
 
 #: the counting rules' version: a cached count of another version is counted again (a rebuild);
 #: 2: masked cores are placed share-separated by default (:mod:`.share_place`)
 VERSION = 2
-#: a domain set as a bit mask: share 0 = 1, share 1 = 2, both = 3
+#: a domain set as a bit mask: share i = 1 << i (0 to 3); both of two shares = 3
 BOTH = 3
 OFFENDERS = 20          # cells and slices the record lists (the counts are complete)
 FF = "TRELLIS_FF"
@@ -66,14 +66,14 @@ _IN_VERILOG = re.compile(ATTRIBUTE + r"\b(\s*=\s*(\"[^\"]*\"|[^\s,*)]*))?")
 
 
 def check_source(verilog: str) -> None:
-    """Every ``cipherfab_share`` attribute of a design's Verilog is "0" or "1" (one line if not),
+    """Every ``cipherfab_share`` attribute of a design's Verilog is "0" to "3" (one line if not),
     before any tool runs."""
     for m in _IN_VERILOG.finditer(verilog):
         value = (m.group(2) or "").strip('"')
-        if value not in ("0", "1"):
+        if value not in SHARE_INDICES:
             line = verilog.count("\n", 0, m.start()) + 1
             shown = f"{ATTRIBUTE} = {m.group(2)}" if m.group(1) else f"{ATTRIBUTE} without a value"
-            raise CipherfabError(f"Verilog line {line}: {shown}: a share index is \"0\" or \"1\"")
+            raise CipherfabError(f"Verilog line {line}: {shown}: a share index is 0 to 3")
 
 
 def _bit_name(base: str, i: int, width: int, offset: int, upto: bool) -> str:
@@ -158,7 +158,7 @@ def synthesized_tags(netlist: dict, top: str) -> tuple[dict[str, int], dict]:
         by_bit[r] = by_bit.get(r, 0) | mask
     out = {name: by_bit[uf.find(g)] for g, name, _ in names if by_bit[uf.find(g)]}
     masks = [m for m in by_bit.values() if m]
-    return out, {"tagged_bits": len(masks), "both_tags": sum(m == BOTH for m in masks)}
+    return out, {"tagged_bits": len(masks), "both_tags": sum(several(m) for m in masks)}
 
 
 def _deps(cell: dict) -> dict[str, list[str]]:
@@ -192,8 +192,14 @@ def _kind(cell: dict, port: str) -> str:
     return "wide mux" if port == "OFX" else "LUT"
 
 
+def several(mask: int) -> bool:
+    """Whether a domain mask holds more than one share."""
+    return bool(mask & (mask - 1))
+
+
 def _domain_text(mask: int) -> str:
-    return {1: "0", 2: "1", BOTH: "0+1"}[mask]
+    """``"0"``, ``"0+1"``, ``"0+2+3"``: the shares of a domain mask."""
+    return "+".join(i for i in SHARE_INDICES if mask >> int(i) & 1)
 
 
 def placed_merges(placed: dict, tags: dict[str, int]) -> dict:
@@ -260,18 +266,18 @@ def _of(dom):
 
 
 def _own(cell: dict, deps: dict, of) -> tuple[int, list, bool]:
-    """(the cell's domain mask in its slice, its outputs whose inputs carry both, relabelled?)"""
+    """(the cell's domain mask in its slice, its outputs whose inputs carry several, relabelled?)"""
     conns = cell.get("connections", {})
     if cell.get("type") == FF:
         own = of(conns.get("Q", []))
-        hit = [("Q", own)] if own == BOTH else []
+        hit = [("Q", own)] if several(own) else []
         data = of(b for p in FF_DATA for b in conns.get(p, []))
-        if own and own != BOTH and data and not data & own:
+        if own and not several(own) and data and not data & own:
             return 0, hit, True                 # HPC2's Reg[b_j ^ r], tagged i: neither share
         return own, hit, False
     own = of(b for ins in deps.values() for p in ins for b in conns[p])
     hit = [(o, of(b for p in ins for b in conns[p])) for o, ins in deps.items()]
-    return own, [(o, m) for o, m in hit if m == BOTH], False
+    return own, [(o, m) for o, m in hit if several(m)], False
 
 
 def _count(cells, deps, dom, net_name, seed) -> dict:
@@ -290,12 +296,12 @@ def _count(cells, deps, dom, net_name, seed) -> dict:
         if hit:
             port = hit[0][0]
             pins = [p for p in (deps[c].get(port) or ["Q"]) if of(conns.get(p, []))]
-            first = not any(of(conns[p]) == BOTH for p in pins) and port != "Q"
+            first = not any(several(of(conns[p])) for p in pins) and port != "Q"
             merged.append({"cell": c, "bel": bel or None, "kind": _kind(cell, port), "first": first,
                            "inputs": [{"pin": p, "net": net_name.get(conns[p][0], str(conns[p][0])),
                                        "shares": _domain_text(of(conns[p]))} for p in pins]})
     merged_cells = {m["cell"] for m in merged}
-    mixed = sorted(s for s, cs in slices.items() if _or(cell_dom[c] for c in cs) == BOTH)
+    mixed = sorted(s for s, cs in slices.items() if several(_or(cell_dom[c] for c in cs)))
     tiles: dict[str, int] = {}
     for s, cs in slices.items():
         t = s.rsplit("/", 1)[0]
@@ -315,7 +321,7 @@ def _count(cells, deps, dom, net_name, seed) -> dict:
         "relabelled_ffs": relabelled,
         "merged_slices": len(mixed),
         "merged_slices_packing_only": len(packing),
-        "merged_tiles": sum(m == BOTH for m in tiles.values()),
+        "merged_tiles": sum(several(m) for m in tiles.values()),
         "offenders": merged[:OFFENDERS],
         "slice_offenders": [{"slice": s, "cells": {c: _domain_text(cell_dom[c]) for c in sorted(slices[s])}}
                             for s in (packing + [s for s in mixed if s not in packing])[:OFFENDERS]],
@@ -356,7 +362,7 @@ def summary(s: dict) -> str:
     if s["merged_luts"]:
         extra.append(f"{s['merged_luts_first']} where the shares first meet")
     if s["merged_ffs"]:
-        extra.append(f"{s['merged_ffs']} FFs holding both")
+        extra.append(f"{s['merged_ffs']} FFs holding several shares")
     if s["merged_slices"]:
         extra.append(f"{s['merged_slices_packing_only']} slices by packing alone, {s['merged_tiles']} PLC tiles")
     sep = s.get("separation")
@@ -364,7 +370,7 @@ def summary(s: dict) -> str:
         extra.append(f"{s['merged_tiles']} PLC tiles" if not s["merged_slices"] else "")
         extra = [e for e in extra if e]
         extra.append(f"placed share-separated: {sep['moved_cells']} cells moved out of the "
-                     f"{sep['mixed_before']} PLC tiles holding both")
+                     f"{sep['mixed_before']} PLC tiles holding several shares")
     return (f"merged shares: {s['merged_luts']} LUTs, {s['merged_slices']} slices (of {s['tagged_cells']} "
             f"tagged cells)" + (f"; {', '.join(extra)}" if extra else ""))
 

@@ -11,8 +11,9 @@ JSON netlist of ``synth_ecp5`` (LUT4, PFUMX, L6MUX21, CCU2C, TRELLIS_FF), the ne
 simulated clock by clock with numpy (one array element per simulation), and each probe's
 joint observation is tested fixed-vs-random with PROLEAD's G-test: ``-log10(p) > 5`` fails.
 
-This is a foundation for small netlists (gadgets), first order only; see
-docs/guide/leakage-robust.md for what it does not do yet.
+This is a foundation for small netlists (gadgets); :func:`assess` tests sets of up to three
+probes at one clock (``order``, :mod:`.robust_order`); see docs/guide/leakage-robust.md for
+what it does not do yet.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ COMB = {"LUT4": {"Z": ("A", "B", "C", "D")},
 FF = "TRELLIS_FF"
 RAM = "TRELLIS_DPR16X4"
 _AUTONAME = re.compile(r"_(?:TRELLIS_FF|TRELLIS_DPR16X4|LUT4|PFUMX|L6MUX21|CCU2C)_")
-#: the attribute a generator puts on a signal holding one share ("0", "1"; masked cores)
+#: the attribute a generator puts on a signal holding one share ("0" to "3"; masked cores)
 SHARE_ATTRIBUTE = "cipherfab_share"
+#: the share indices a tag may give (masked circuits have 2 to 4 shares)
+SHARE_INDICES = ("0", "1", "2", "3")
 
 
 @dataclass(frozen=True)
@@ -64,19 +67,26 @@ class Leak:
     g: float
     df: int
     mlog10p: float
+    probes: tuple = ()              # every probe of the set (order t: one per part), the first ``probe``
 
 
 def tag_value(name: str, raw) -> int:
-    """The domain mask of one netname's ``cipherfab_share`` attribute as Yosys JSON writes it
-    (a string ``"0"``/``"1"`` padded with a space, or an integer as 32 binary digits)."""
+    """The domain mask (share ``i`` = ``1 << i``) of one netname's ``cipherfab_share`` attribute
+    as Yosys JSON writes it (a string ``"0"`` to ``"3"`` padded with a space, or an integer as
+    32 binary digits)."""
     text = raw if isinstance(raw, str) else None
-    if text is not None and text.endswith(" ") and text.strip() in ("0", "1"):
+    if text is not None and text.endswith(" ") and text.strip() in SHARE_INDICES:
         return 1 << int(text.strip())
-    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) in (0, 1):
-        return 1 << int(text, 2)                  # an integer attribute: 0 or 1
-    if text in ("0", "1"):
+    if text is not None and len(text) > 1 and set(text) <= {"0", "1"} and int(text, 2) < len(SHARE_INDICES):
+        return 1 << int(text, 2)                  # an integer attribute: 0 to 3
+    if text in SHARE_INDICES:
         return 1 << int(text)
-    raise CipherfabError(f"net {name}: {SHARE_ATTRIBUTE} is {str(raw).strip()!r}: a share index is \"0\" or \"1\"")
+    raise CipherfabError(f"net {name}: {SHARE_ATTRIBUTE} is {str(raw).strip()!r}: a share index is 0 to 3")
+
+
+def domains_text(mask: int) -> str:
+    """The share indices of a domain mask, lowest first (``0b101`` -> ``"02"``)."""
+    return "".join(i for i in SHARE_INDICES if mask >> int(i) & 1)
 
 
 class Netlist:
@@ -107,7 +117,7 @@ class Netlist:
                 raw = net.get("attributes", {}).get(SHARE_ATTRIBUTE)
                 if isinstance(b, int) and raw is not None:
                     mask = tag_value(name, raw)
-                    self.share[b] = "".join(str(i) for i in (0, 1) if mask >> i & 1)
+                    self.share[b] = domains_text(mask)
                 if isinstance(b, int) and not net.get("hide_name", 0):
                     parts = name.split(".")[:-1]
                     self.scopes.setdefault(b, {""}).update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
@@ -394,43 +404,49 @@ def _keys(obs: np.ndarray) -> np.ndarray:
 
 
 def assess(net: Netlist, sim: tuple[np.ndarray, np.ndarray], fixed: np.ndarray, model: str = "robust",
-           transitions: bool = False) -> list[Leak]:
-    """Every probe's fixed-vs-random test at every clock, worst first.
+           transitions: bool = False, order: int = 1) -> list[Leak]:
+    """Every probe set's fixed-vs-random test at every clock, worst first.
 
     ``sim``: what :meth:`Netlist.simulate` returned; ``fixed``: which simulations are in the
     fixed group.  ``model="robust"``: a probe observes its glitch-extended set;
     ``"settled"``: its own settled value only (the zero-delay view, for comparison).  With
     ``transitions`` a probe also observes the same signals in the previous clock (clock 0
-    has no previous clock and is tested alone)."""
+    has no previous clock and is tested alone).  ``order`` t (1 to 3): sets of t probes at
+    the same clock, their observations joined (:func:`.robust_order.probe_sets`: maximal
+    observations only, each union once; ``Leak.probes`` names one probe of each part)."""
+    from .robust_order import check_order, probe_sets
     values, settled = sim
     if model not in ("robust", "settled"):
         raise CipherfabError(f"unknown model {model!r} (robust, settled)")
+    check_order(order)
     fixed = np.asarray(fixed, dtype=bool)
     group = fixed.astype(np.int64)
+    n_stable = len(net.stable)
+    # a signal: a stable one (its index) or a probe's settled value (n_stable + its index)
+    own = [list(p.extended) if model == "robust" else [n_stable + pi] for pi, p in enumerate(net.probes)]
     out = []
     for t in range(values.shape[0]):
-        for pi, probe in enumerate(net.probes):
-            if model == "robust":
-                rows = list(probe.extended)
-                obs = values[t, rows].T
-                names = [net.names[r] for r in rows]
-                if transitions and t > 0:
-                    obs = np.concatenate([obs, values[t - 1, rows].T], axis=1)
-                    names += [f"{net.names[r]}@-1" for r in rows]
-            else:
-                obs = settled[t, pi][:, None]
-                names = [probe.net]
-                if transitions and t > 0:
-                    obs = np.stack([settled[t, pi], settled[t - 1, pi]], axis=1)
-                    names += [f"{probe.net}@-1"]
-            if obs.shape[1] == 0:
-                continue
+        now = np.concatenate([values[t], settled[t]])
+        before = np.concatenate([values[t - 1], settled[t - 1]]) if transitions and t > 0 else None
+        if order == 1:                        # every probe alone, as it always was
+            sets = [(tuple(o), (pi,)) for pi, o in enumerate(own) if o]
+        else:
+            found = probe_sets(own, order, width=10 ** 9)
+            sets = list(zip(found.unions, found.probes))
+        for union, parts in sets:
+            rows = list(union)
+            name = lambda r: net.names[r] if r < n_stable else net.probes[r - n_stable].net   # noqa: E731
+            obs, names = now[rows].T, [name(r) for r in rows]
+            if before is not None:
+                obs = np.concatenate([obs, before[rows].T], axis=1)
+                names += [f"{name(r)}@-1" for r in rows]
             keys = _keys(obs)
             uniq, inv = np.unique(keys, return_inverse=True)
             table = np.zeros((2, len(uniq)))
             np.add.at(table, (group, inv.ravel()), 1)
             g, df, ml = g_test(table)
-            out.append(Leak(probe, t, tuple(names), g, df, ml))
+            probes = tuple(net.probes[pi] for pi in parts)
+            out.append(Leak(probes[0], t, tuple(names), g, df, ml, probes))
     return sorted(out, key=lambda lk: -lk.mlog10p)
 
 
@@ -475,7 +491,8 @@ def fixed_vs_random(net: Netlist, secrets: dict[str, list[str]], randoms: list[s
 
 
 def report(leaks: list[Leak], threshold: float = THRESHOLD) -> list[str]:
-    """One line per leaking probe and clock (``-log10 p`` above ``threshold``), worst first."""
-    return [f"clock {lk.clock}  {lk.probe.cell}.{lk.probe.pin} ({lk.probe.part}, net {lk.probe.net})  "
+    """One line per leaking probe set and clock (``-log10 p`` above ``threshold``), worst first."""
+    return [f"clock {lk.clock}  " + " + ".join(f"{p.cell}.{p.pin} ({p.part}, net {p.net})" for p in lk.probes or (lk.probe,))
+            + "  "
             f"-log10(p)={lk.mlog10p:.1f}  G={lk.g:.1f} df={lk.df}  observes {{{', '.join(lk.signals)}}}"
             for lk in leaks if lk.mlog10p > threshold]
