@@ -9,10 +9,12 @@ issues to the ``S`` HPC2 S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCir
 round key, ``S`` bytes each), then ``ShiftRows(state)`` column by column.  When a key word
 is complete its round key is written (``w0 ^ SubWord ^ rcon`` in share 0, the XOR chain
 share by share); when a state column is complete (its row 3), ``MixColumns(column) ^ round
-key word`` is written to the lane's state (round 10: ``column ^ round key word`` to the
-ciphertext's share registers ``ct_i``, which nothing else writes; the next clock their XOR,
-the public ciphertext, goes to the output buffer: no other logic takes every share of a
-value).  A block's first state is ``(block ^ k0, k1, ..)``, with ``k`` the stored key's
+key word`` is written to the lane's state (round 10: ``column ^ round key word``, into the
+state, or a staging register where the lane's next block may start before the last column
+is out; with the last column the whole ciphertext goes to the share registers ``ct_i``, which nothing else
+writes, and the next clock their XOR, the public ciphertext, to the output buffer: no
+other logic takes every share of a value, and the ciphertext's shares meet only once the
+block is done).  A block's first state is ``(block ^ k0, k1, ..)``, with ``k`` the stored key's
 shares, and its first round key is ``k``.
 
 Lanes (one block each) take turns on the S-boxes, one period of ``P`` clocks a round
@@ -167,6 +169,7 @@ class MaskedColumnAES(wiring.Component):
 
         # -- outputs: round keys, state columns, the ciphertext ---------------------------
         ct = [Signal(128, name=f"ct{i}") for i in range(d)]
+        self._stage = [Signal(128, name=f"ct_stage{i}", attrs=share_attrs(i)) for i in range(d)]
         ct_full = Signal()
         acc = [Signal(max(8, 24), name=f"acc{i}", attrs=share_attrs(i)) for i in range(d)]
         if p.per_column > 1:                # byte-serial: the column's first bytes, in order
@@ -251,21 +254,26 @@ class MaskedColumnAES(wiring.Component):
             return
         col = ((kk - p.key_issues) * S) // 4
         lo, hi = 32 * (3 - col), 32 * (4 - col)
-        with m.If(rnd == NR):
-            for i in range(d):
-                m.d.sync += ct[i][lo:hi].eq(whole[i] ^ words_of(rk[i])[col])
-            if col == 3:
-                m.d.comb += finishing.eq(1)
-        with m.Else():
-            for i in range(d):
-                value = mixed[i] ^ words_of(rk[i])[col]
-                if p.double_buffer:
-                    with m.If(rnd[0]):                        # odd rounds write buffer 1
+        final = rnd == NR
+        for i in range(d):
+            value = Mux(final, whole[i], mixed[i]) ^ words_of(rk[i])[col]
+            # round 10's first columns wait in the state, or (where the lane's next block may
+            # start before they are out) in a staging register of their own
+            held = st[0][i] if p.key_at_start else self._stage[i]
+            with m.If(final & (col == 3)):             # the whole ciphertext share at once
+                m.d.sync += ct[i].eq(Cat(value, held[32:]))
+            with m.Elif(final):
+                m.d.sync += held[lo:hi].eq(value)
+            with m.Else():
+                if p.double_buffer:                    # odd rounds write buffer 1
+                    with m.If(rnd[0]):
                         m.d.sync += st[1][i][lo:hi].eq(value)
                     with m.Else():
                         m.d.sync += st[0][i][lo:hi].eq(value)
                 else:
                     m.d.sync += st[0][i][lo:hi].eq(value)
+        if col == 3:
+            m.d.comb += finishing.eq(final)
 
     # -- the stored key, the seed, the randomness ----------------------------------------
     def _key_store(self, m, k, zero_sharing, r, loading, keyed, in_flight, warm):
