@@ -17,6 +17,12 @@ other logic takes every share of a value, and the ciphertext's shares meet only 
 block is done).  A block's first state is ``(block ^ k0, k1, ..)``, with ``k`` the stored key's
 shares, and its first round key is ``k``.
 
+With 4 S-boxes the state's columns and the round key's words are shift registers (as
+SMAesH's): the columns rotate one place after each column issue, so an issue takes their
+diagonal (ShiftRows' column) at fixed positions, and each new column shifts in at the end;
+the round key is made a word a clock as the columns come out (``w_j' = w_j ^ w_(j-1)'``,
+the words rotating through ``w3``), each column adding the word just made.
+
 Lanes (one block each) take turns on the S-boxes, one period of ``P`` clocks a round
 (:func:`.masked_plan.plan`: 4 S-boxes: ``P`` = 11, 2 lanes; 1 S-box: ``P`` = 20, 1 lane, two
 state buffers).  A free-running slot counter says which lane issues what; an S-box input
@@ -96,6 +102,13 @@ class MaskedColumnAES(wiring.Component):
                for b in range(bufs)] for lane in range(p.lanes)]
         rk = [[Signal(128, name=f"rk{lane}_{i}", attrs=share_attrs(i)) for i in range(d)]
               for lane in range(p.lanes)]
+        self.shift = shift = S == 4
+        self._lanes = []
+        if shift:        # 4 S-boxes: state columns and round-key words as shift registers
+            st = [[[Signal(32, name=f"st{lane}_{i}_c{c}", attrs=share_attrs(i)) for c in range(4)]
+                   for i in range(d)] for lane in range(p.lanes)]
+            rk = [[[Signal(32, name=f"rk{lane}_{i}_w{w}", attrs=share_attrs(i)) for w in range(4)]
+                   for i in range(d)] for lane in range(p.lanes)]
         rnd = [Signal(range(NR + 1), name=f"round{lane}") for lane in range(p.lanes)]   # 0: free
         slot = Signal(range(P))
 
@@ -149,6 +162,9 @@ class MaskedColumnAES(wiring.Component):
                 m.d.sync += rnd[lane].eq(cur[lane])
             with m.Else():
                 m.d.comb += cur[lane].eq(rnd[lane])
+            if shift:
+                self._lane_flags(m, start & base[lane], st[lane], rk[lane], k)
+                continue
             with m.If(start & base[lane]):          # the block's first state and round key
                 m.d.sync += st[lane][0][0].eq(self.block_in.payload ^ k[0])
                 m.d.sync += [st[lane][0][i].eq(k[i]) for i in range(1, d)]
@@ -164,6 +180,9 @@ class MaskedColumnAES(wiring.Component):
                 lane, kk = owner
                 with m.Case(s):
                     m.d.comb += [issue_valid.eq(cur[lane] != 0), issue_rnd.eq(cur[lane])]
+                    if shift:
+                        self._issue_shift(m, x, kk, rk[lane], st[lane], cur[lane], k, start & base[lane])
+                        continue
                     with m.If(cur[lane] != 0):
                         self._issue(m, x, kk, rk[lane], st[lane], cur[lane], k, start & base[lane])
 
@@ -185,7 +204,12 @@ class MaskedColumnAES(wiring.Component):
                 lane, kk = owner
                 with m.Case(o):
                     with m.If(valid[-1]):
-                        self._output(m, kk, rk[lane], st[lane], tag_rnd[-1], ct, finishing, done)
+                        if shift:
+                            self._output_shift(m, kk, rk[lane], st[lane], tag_rnd[-1], ct, finishing, done)
+                        else:
+                            self._output(m, kk, rk[lane], st[lane], tag_rnd[-1], ct, finishing, done)
+        if shift:
+            self._lane_registers(m, k, done, tag_rnd[-1], ct)
         m.d.sync += ct_full.eq(finishing)
         m.d.sync += [held.eq(held + start - given), in_flight.eq(in_flight + start - finishing)]
         m.d.comb += [
@@ -199,6 +223,74 @@ class MaskedColumnAES(wiring.Component):
         self._seed(m, seeded, seed_wait)
         self.probes = {"k": k, "rand": rand, "rk": rk, "st": st, "slot": slot}   # for tests
         return m
+
+    # -- 4 S-boxes: shift registers --------------------------------------------------------
+    class _Lane:
+        """What a lane's shift registers do this clock (set by the slot decoders)."""
+
+        def __init__(self, lane: int):
+            self.start = Signal(name=f"lane{lane}_start")      # take a block
+            self.rotate = Signal(name=f"lane{lane}_rotate")    # a column issued: rotate
+            self.column = Signal(name=f"lane{lane}_column")    # a column out: shift it in
+            self.key_step = Signal(name=f"lane{lane}_key")     # one round-key word
+            self.key_first = Signal(name=f"lane{lane}_key0")   # ... the first, from SubWord
+            self.finish = Signal(name=f"lane{lane}_finish")    # round 10's last column
+
+    def _lane_flags(self, m, starting, st, rk, k):
+        """A lane's flags, set by the slot decoders; its registers are updated once, by
+        :meth:`_lane_registers` (a register written in several cases of the slot decoder
+        made Yosys build a wide multiplexer of identical inputs per bit: 10,063 LUT4 for
+        what now takes 2,664)."""
+        flags = self._Lane(len(self._lanes))
+        m.d.comb += flags.start.eq(starting)
+        self._lanes.append((flags, st, rk))
+
+    def _lane_registers(self, m, k, done, rnd, ct):
+        """Every lane's columns and round-key words, once per register: a start loads
+        ``(block ^ k0, k1, ..)`` and ``k``; a column issue rotates the columns; a column
+        output shifts ``MixColumns(y) ^ w3`` in (round 10: ``y ^ w3``; its last column writes
+        the whole ciphertext share); a key output or the next three column outputs make one
+        round-key word each (``w_j' = w_j ^ w_(j-1)'``, rotating through ``w3``)."""
+        whole, mixed, rcon = done
+        final = rnd == NR
+        for flags, st, rk in self._lanes:
+            for i in range(self.d):
+                c, w = st[i], rk[i]
+                first = words_of(k[i] ^ (self.block_in.payload if i == 0 else 0))
+                value = Mux(final, whole[i], mixed[i]) ^ w[3]
+                tail = Mux(flags.rotate, c[0], value)
+                with m.If(flags.start):
+                    m.d.sync += [c[j].eq(first[j]) for j in range(4)]
+                with m.Elif(flags.rotate | (flags.column & ~flags.finish)):
+                    m.d.sync += [c[0].eq(c[1]), c[1].eq(c[2]), c[2].eq(c[3]), c[3].eq(tail)]
+                with m.If(flags.finish):
+                    m.d.sync += ct[i].eq(Cat(value, c[3], c[2], c[1]))
+                head = Mux(flags.key_first, whole[i] ^ (rcon if i == 0 else 0), w[3])
+                with m.If(flags.start):
+                    m.d.sync += [w[j].eq(words_of(k[i])[j]) for j in range(4)]
+                with m.Elif(flags.key_step):
+                    m.d.sync += [w[0].eq(w[1]), w[1].eq(w[2]), w[2].eq(w[3]), w[3].eq(w[0] ^ head)]
+
+    def _issue_shift(self, m, x, kk, rk, st, cur, k, starting):
+        """Issue 0: ``RotWord(w3)`` (the key's at a start); issue ``1 + j``: the diagonal of
+        the columns, which rotate one place after each (after j rotations position r holds
+        column ``(r + j) % 4``: row r of ShiftRows' column j)."""
+        flags = next(f for f, s_, _ in self._lanes if s_ is st)
+        for i in range(self.d):
+            if kk == 0:
+                value = rot_word(Mux(starting, words_of(k[i])[3], rk[i][3]))
+            else:
+                value = from_bytes([bytes_of(st[i][r])[r] for r in range(4)])
+            with m.If(cur != 0):
+                m.d.comb += x[i].eq(value)
+        if kk:
+            m.d.comb += flags.rotate.eq(1)
+
+    def _output_shift(self, m, kk, rk, st, rnd, ct, finishing, done):
+        flags = next(f for f, s_, _ in self._lanes if s_ is st)
+        m.d.comb += [flags.key_step.eq(kk < 4), flags.key_first.eq(kk == 0), flags.column.eq(kk > 0)]
+        if kk == 4:
+            m.d.comb += [flags.finish.eq(rnd == NR), finishing.eq(rnd == NR)]
 
     def _issue(self, m, x, kk, rk, st, cur, k, starting):
         """Inputs of issue ``kk`` of a lane: key bytes of ``RotWord(w3)``, or state bytes."""
