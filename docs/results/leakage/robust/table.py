@@ -21,6 +21,19 @@ RUNS = {
                           "--arch masked --glitch-test hpc2-unregistered --model robust --traces 102400 -j 2"),
     "refresh-recombined": ("masked, `--glitch-test refresh-recombined`",
                            "--arch masked --glitch-test refresh-recombined --model robust --traces 102400 -j 2"),
+    # issue 36: 4 S-boxes (a column, two lanes) and 1 (byte-serial); 3 shares
+    "masked-sboxes4": ("masked, 4 S-boxes", "--arch masked --sboxes 4 --model robust --traces 1000000 -j 1"),
+    "masked-sboxes1": ("masked, 1 S-box", "--arch masked --sboxes 1 --model robust --traces 1000000 -j 2"),
+    "masked-sboxes4-shares3": ("masked, 4 S-boxes, 3 shares (first order)",
+                               "--arch masked --sboxes 4 --shares 3 --model robust --traces 102400 -j 2"),
+    "prng-off-sboxes4": ("masked, 4 S-boxes, `--prng off` (test mode)",
+                         "--arch masked --sboxes 4 --prng off --model robust --traces 102400 -j 2"),
+    "hpc2-unregistered-sboxes4": ("masked, 4 S-boxes, `--glitch-test hpc2-unregistered`",
+                                  "--arch masked --sboxes 4 --glitch-test hpc2-unregistered --model robust "
+                                  "--traces 102400 -j 2"),
+    "refresh-recombined-sboxes4": ("masked, 4 S-boxes, `--glitch-test refresh-recombined`",
+                                   "--arch masked --sboxes 4 --glitch-test refresh-recombined --model robust "
+                                   "--traces 102400 -j 2"),
 }
 START, END = "<!-- robust-table -->\n", "\n\n"
 
@@ -33,7 +46,8 @@ def rows() -> str:
         r = json.loads((HERE / name / "results.json").read_text())
         u = r["untested_over_max_bits"]
         tags = u.get("by_tagged_shares", {})
-        tagged = ", ".join(f"{'both' if k == '01' else k} {v:,}" for k, v in tags.items()) or "-"
+        tagged = ", ".join(f"{'both' if k == '01' else ('shares ' + '+'.join(k) if len(k) > 1 else k)} {v:,}"
+                           for k, v in tags.items()) or "-"
         first = f"**{r['first_failing']:,}: fails**" if r["first_failing"] else "**pass**"
         out.append(f"| {what} | `cipherfab leakage aes {options} --out docs/results/leakage/robust/{name}` | "
                    f"{r['simulations']:,} | {r['tests']:,} ({r['probes_tested']:,}) | {max(r['max_mlog10p']):.2f} | "
