@@ -129,12 +129,14 @@ class TriviumBank(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        out = []
+        out, ready = [], []
         for i in range(self.count):
             m.submodules[f"trivium{i}"] = t = Trivium(self.unroll)
             m.d.comb += [t.key.eq(self.key), t.iv.eq(self.iv ^ i), t.seed.eq(self.seed)]
             out.append(t.bits)
-            if i == 0:
-                m.d.comb += self.ready.eq(t.ready)
-        m.d.comb += self.bits.eq(Cat(*out)[:self.width])
+            ready.append(t.ready)
+        # every instance's ready (they warm up together): an instance whose ready went
+        # unused lost its warm-up counter, and Yosys then mapped its state update to 948
+        # LUT4 and 560 wide multiplexers instead of 563 LUT4
+        m.d.comb += [self.bits.eq(Cat(*out)[:self.width]), self.ready.eq(Cat(*ready).all())]
         return m
