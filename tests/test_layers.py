@@ -34,6 +34,13 @@ ALLOWED = {
               "cluster", "readme", "cli", "progress"},
 }
 
+#: single modules allowed more than their part, each with its reason
+EXCEPTIONS = {
+    # the order-t robust run on one masked AES S-box in isolation (issue 36): a measurement
+    # of that S-box's gate list under HPC2, named by the module; no other flow module
+    # imports a cipher or the gadget library
+    "cipherfab.flow.robust_sbox": {"ciphers", "hw.masking"},
+}
 #: the rooms of hw/: a module in one is part "hw.<room>"
 HW_ROOMS = {"masking", "stream", "gcm", "system"}
 
@@ -74,7 +81,8 @@ def _part(name: str) -> str:
 def test_parts_import_only_parts_below_them():
     wrong = sorted(f"{m} imports {t}" for m, ts in _imports().items() for t in ts
                    if _part(m) in ALLOWED and _part(t) in ALLOWED
-                   and _part(t) != _part(m) and _part(t) not in ALLOWED[_part(m)])
+                   and _part(t) != _part(m) and _part(t) not in ALLOWED[_part(m)]
+                   and _part(t) not in EXCEPTIONS.get(m, ()))
     assert not wrong, wrong
 
 

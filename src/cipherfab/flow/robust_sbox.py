@@ -1,7 +1,7 @@
 """Order-t robust probing of ONE masked AES S-box (HPC2 on d shares,
 :class:`~cipherfab.hw.masking.masked.MaskedCircuit` over :mod:`cipherfab.ciphers.aes.sbox_circuit`),
 in isolation: one evaluation, its synthesized ECP5 netlist driven in the C++ engine
-(:func:`cipherfab.sim.robust_order.assess_engine`).
+(:func:`cipherfab.sim.robust_order_run.assess_engine`).
 
 The secret is the S-box input byte: ``fixed`` (default 0x53, FIPS-197's S-box example) in
 the fixed group, uniform in the random one.  Each simulation draws a fresh uniform sharing
@@ -63,10 +63,10 @@ def stimulus(net, schedule, fixed: int = FIXED):
 
 def evaluate(shares: int, order: int, simulations: int, clocks=None, unregistered: bool = False,
              fixed: int = FIXED, seed: int = 1, threads: int = 1, progress=None):
-    """The :class:`~cipherfab.sim.robust_order.OrderResult` of one S-box evaluation on
+    """The :class:`~cipherfab.sim.robust_order_run.OrderResult` of one S-box evaluation on
     ``shares`` shares at ``order`` (probe sets at one clock; ``clocks``: the window)."""
     from ..sim.robust_engine import compile_netlist
-    from ..sim.robust_order import assess_engine
+    from ..sim.robust_order_run import assess_engine
     if not 0 <= fixed < 256:
         raise CipherfabError(f"the fixed S-box input is a byte, not {fixed}")
     net, schedule = netlist(shares, unregistered)
