@@ -33,11 +33,15 @@ def netlist(shares: int, unregistered: bool = False):
     """(the Netlist, the schedule) of one masked S-box on ``shares`` shares."""
     from amaranth.back import rtlil
 
-    from ..ciphers.aes.sbox_circuit import GATES, INPUTS, OUTPUTS
-    from ..hw.masking.masked import MaskedCircuit, Schedule
+    from ..generate import make_core
+    from ..hw.masking.masked import MAX_SHARES, MaskedCircuit
+    from ..registry import resolve
     from .robust_netlist import synthesized
-    Schedule(GATES, INPUTS, OUTPUTS, shares)              # refuses a number of shares, before any hardware
-    dut = MaskedCircuit(GATES, INPUTS, OUTPUTS, unregistered=unregistered, shares=shares)
+    if not 2 <= shares <= MAX_SHARES:                     # before any hardware
+        raise CipherfabError(f"a masked circuit has 2 to {MAX_SHARES} shares, not {shares}")
+    # the gate list of the masked AES cores' S-box, from the registry's 1-S-box point
+    s = make_core(resolve("aes", "masked", sboxes=1, shares=shares)).schedule
+    dut = MaskedCircuit(s.gates, s.inputs, s.outputs, unregistered=unregistered, shares=shares)
     return synthesized(rtlil.convert(dut, name="sbox"), "sbox", language="rtlil"), dut.schedule
 
 
