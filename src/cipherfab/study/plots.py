@@ -206,4 +206,9 @@ def write_plots(results: dict, folder: Path) -> list[dict]:
         if p:
             out.append({"file": p.name, "title": f"Area vs {param}",
                         "caption": "LUT4, flip-flops and block RAMs (EBR) from the placed design."})
+    if study.get("plugin"):          # a study's own plots (e.g. masking: area against cycles)
+        import importlib
+        plugin = importlib.import_module(study["plugin"])
+        if hasattr(plugin, "plots"):
+            out += plugin.plots(results, folder)
     return out

@@ -191,7 +191,8 @@ def _best_table(doc: Doc, aggs: list[dict]):
 #: how a goal's metric is written: (name, decimals)
 _GOAL_METRICS = {"performance.mbps_per_lut4": ("Mbit/s per LUT4", 3),
                  "performance.throughput_ecb_mbps": ("Mbit/s ECB", 0),
-                 "timing.fmax_mhz": ("MHz", 1), "area.lut4": ("LUT4", 0), "area.ebr": ("EBR", 0)}
+                 "timing.fmax_mhz": ("MHz", 1), "area.lut4": ("LUT4", 0), "area.ebr": ("EBR", 0),
+                 "performance.cycles_per_block_ecb": ("cycles a block", 0)}
 
 
 _OPS = {">=": "≥", "<=": "≤"}

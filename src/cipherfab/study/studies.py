@@ -530,9 +530,44 @@ FAMILIES = Study(
     budget_minutes=60,
 )
 
+def _masked(sboxes: int, shares: int) -> dict:
+    return {"cipher": "aes", "arch": "masked", "key_bits": 128, "direction": "encrypt",
+            "sboxes": sboxes, "shares": shares}
+
+
+MASKING = Study(
+    name="masking",
+    title="Masked AES-128: S-boxes x shares, against the unmasked cores of the same datapaths "
+          "and the open anchors",
+    description=("The masked AES-128 encryption core (HPC2 gadgets, on-core Trivium randomness) "
+                 "with 20 S-boxes (10 cycles a block), 4 (a 32-bit column, two lanes, 55) or 1 "
+                 "(byte-serial, 200), each on 2, 3 and 4 shares (secure at order 1, 2, 3), beside "
+                 "the unmasked iterative, column and byte cores with logic S-boxes (lut, "
+                 "composite): cost, Fmax, cycles a block, random bits a clock and a block, and "
+                 "the committed robust-probing verdict of each point. Points that do not fit "
+                 "the device are named with the count. Two placer seeds."),
+    points=([_masked(s, d) for s in (20, 4, 1) for d in (2, 3, 4)]
+            + [{"cipher": "aes", "arch": arch, "key_bits": 128, "direction": "encrypt", "sbox": sbox}
+               for arch in ("iterative", "column", "byte") for sbox in ("composite", "lut")]),
+    seeds=(1, 2),
+    device="ecp5-85k",
+    x_param="sboxes",
+    group_param="shares",
+    plugin="cipherfab.study.masking",
+    budget_minutes=120,
+    goals=[
+        Goal("masked, 4 S-boxes, 2 shares", (_masked(4, 2),), "area.lut4",
+             (("area.lut4", "<=", 4000), ("performance.cycles_per_block_ecb", "<=", 100),
+              ("timing.fmax_mhz", ">=", 100)), lowest=True),
+        Goal("masked, 20 S-boxes, 2 shares", (_masked(20, 2),), "area.lut4",
+             (("area.lut4", "<=", 15000), ("performance.cycles_per_block_ecb", "<=", 10)),
+             lowest=True),
+    ],
+)
+
 #: every named study; add new ones here
 STUDIES: dict[str, Study] = {s.name: s for s in (QUICK, AES_SPACE, FINALISTS, KEY_SPECIFIC, SYSTEM,
-                                                 FLOW_OPTIONS, FAMILIES)}
+                                                 FLOW_OPTIONS, FAMILIES, MASKING)}
 
 
 def get_study(name: str) -> Study:
