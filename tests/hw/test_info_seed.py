@@ -23,8 +23,8 @@ def test_a_seed_port_only_when_declared():
 
 
 def test_sidecar_unchanged_without_seed_and_round_trips_with_it(tmp_path):
-    assert "seed_bits" not in _info().as_json()
-    info = _info(seed_bits=160, seed_setup_cycles=20)
+    assert "seed_bits" not in _info().as_json() and "random_bits_per_clock" not in _info().as_json()
+    info = _info(seed_bits=160, seed_setup_cycles=20, random_bits_per_clock=168)
     (tmp_path / "core.json").write_text(json.dumps(info.as_json()))
     assert load_info(tmp_path / "core.json") == info
 
@@ -32,6 +32,8 @@ def test_sidecar_unchanged_without_seed_and_round_trips_with_it(tmp_path):
 @pytest.mark.parametrize("bad, message", [
     ({"seed_setup_cycles": 5}, "seed_setup_cycles needs a seed port"),
     ({"seed_bits": -1}, "seed_setup_cycles needs a seed port"),
+    ({"random_bits_per_clock": 8}, "random_bits_per_clock needs a seed port"),
+    ({"seed_bits": 160, "random_bits_per_clock": -1}, "random_bits_per_clock needs a seed port"),
 ])
 def test_bad_seed_declarations(bad, message):
     with pytest.raises(ValueError, match=message):
@@ -43,3 +45,13 @@ def test_bad_seed_in_a_sidecar(tmp_path):
     (tmp_path / "core.json").write_text(json.dumps(d))
     with pytest.raises(CipherfabError, match="seed_bits: 'many' is not of type 'integer'"):
         load_info(tmp_path / "core.json")
+
+
+def test_masked_cores_declare_their_generators_bits_a_clock():
+    from cipherfab.generate import make_core
+    from cipherfab.registry import resolve
+
+    def bits(**kw):
+        return make_core(resolve("aes", "masked", **kw)).signature.info.random_bits_per_clock
+    assert (bits(), bits(sboxes=4), bits(sboxes=1), bits(sboxes=4, shares=3)) == (808, 168, 42, 472)
+    assert bits(prng="off") == 0 and bits(sboxes=4, prng="off") == 0

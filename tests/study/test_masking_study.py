@@ -41,10 +41,11 @@ def test_the_study_builds_every_sbox_count_and_share_count_beside_the_unmasked_d
         {(a, s) for a in ("iterative", "column", "byte") for s in ("lut", "composite")}
 
 
-def test_randomness_is_the_cores_register_width_over_a_block():
+def test_randomness_is_the_declared_bits_a_clock_over_a_block():
     bits = masking.randomness(M4)
     assert bits == {"per_clock": 168, "per_block": 168 * 55, "cycles_per_block": 55}
-    assert masking.randomness({**M4, "sboxes": 20})["per_clock"] == 936
+    assert masking.randomness({**M4, "sboxes": 20})["per_clock"] == 808
+    assert masking.randomness({**M4, "prng": "off"})["per_clock"] == 0
 
 
 def test_robust_runs_are_matched_by_top_module_and_the_largest_run_wins(tmp_path):

@@ -23,7 +23,8 @@ Ports (``hw.export`` flattens them to plain Verilog names)::
 A core with a seed port accepts no key and no block after reset until one seed transfer
 has been taken and its generators have warmed up (``seed_setup_cycles`` from the seed
 handshake); a later seed reseeds them between blocks.  Its masks then depend on the seed,
-never on the key alone.
+never on the key alone.  ``random_bits_per_clock`` declares the fresh bits its generators
+give every clock (bits a block: that times ``cycles_per_block``); 0 for every other core.
 
 Clocks: every core runs on ``sync`` (exported as ``clk``/``rst``).  A core may
 declare further clock domains in ``clocks`` (exported as ``<name>_clk``, reset
@@ -81,6 +82,7 @@ class CoreInfo:
     seed_bits: int = 0               # bits on the seed (entropy) port; 0: no seed port
     seed_setup_cycles: int = 0       # seed handshake -> the first key handshake it allows
     burst_spacing: int = 1           # clocks between the blocks_in_flight blocks of a burst
+    random_bits_per_clock: int = 0   # fresh bits the core's generators give a clock (masked cores)
 
     def __post_init__(self):
         if self.key_interface not in KEY_INTERFACES:
@@ -93,6 +95,8 @@ class CoreInfo:
             raise ValueError("key_clock_cycles needs a 'key' clock in clocks")
         if self.seed_bits < 0 or (self.seed_setup_cycles and not self.seed_bits):
             raise ValueError("seed_setup_cycles needs a seed port (seed_bits > 0)")
+        if self.random_bits_per_clock < 0 or (self.random_bits_per_clock and not self.seed_bits):
+            raise ValueError("random_bits_per_clock needs a seed port (seed_bits > 0)")
         if not 0 <= self.key_clock_cycles <= self.key_setup_cycles:
             raise ValueError("key_clock_cycles must lie within key_setup_cycles")
         if not 1 <= self.burst_spacing * max(1, self.blocks_in_flight - 1) <= max(
@@ -135,6 +139,8 @@ class CoreInfo:
             del d["seed_bits"], d["seed_setup_cycles"]
         if self.burst_spacing == 1:          # bursts one a clock: unchanged sidecar
             del d["burst_spacing"]
+        if not self.random_bits_per_clock:   # no generators: unchanged sidecar
+            del d["random_bits_per_clock"]
         return d
 
     @classmethod
@@ -175,6 +181,7 @@ class CoreAnnotation(meta.Annotation):
             "seed_bits": {"type": "integer", "minimum": 0},
             "seed_setup_cycles": {"type": "integer", "minimum": 0},
             "burst_spacing": {"type": "integer", "minimum": 1},
+            "random_bits_per_clock": {"type": "integer", "minimum": 0},
         },
         "required": ["cipher", "arch", "params", "block_bits", "key_bits", "key_interface",
                      "directions", "latency", "cycles_per_block", "cycles_per_block_feedback",

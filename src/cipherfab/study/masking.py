@@ -2,8 +2,8 @@
 point, the robust-probing verdicts beside each point, the open anchors, the Fmax goal
 against the unmasked core of the same datapath, and the plot of area against cycles a block.
 
-Randomness is read from each point's core (``width``: the randomness register, the bits the
-generators give every clock); the robust verdicts from the committed runs of
+Randomness is each point's declaration (``CoreInfo.random_bits_per_clock``: the bits its
+generators give every clock, times its cycles a block); the robust verdicts from the committed runs of
 ``cipherfab leakage aes --model robust`` under ``docs/results/leakage/robust/`` (found from
 the current folder up), matched to a point by the top module both name.
 """
@@ -61,11 +61,10 @@ def robust_runs(folder: Path | None) -> dict:
 
 
 def randomness(params: dict) -> dict:
-    """Bits a clock (the randomness register's width) and generated a block, from the core."""
+    """Bits a clock and generated a block, from the point's declaration."""
     p = {k: v for k, v in params.items() if k not in ("cipher", "arch", "device")}
-    core = make_core(resolve(params["cipher"], params["arch"], **p))
-    per_clock = core.width
-    cycles = core.signature.info.cycles_per_block
+    info = make_core(resolve(params["cipher"], params["arch"], **p)).signature.info
+    per_clock, cycles = info.random_bits_per_clock, info.cycles_per_block
     return {"per_clock": per_clock, "per_block": per_clock * cycles, "cycles_per_block": cycles}
 
 

@@ -5,7 +5,7 @@ Theory of operation
 -------------------
 Every secret value lives as ``d`` shares whose XOR is the value (below for two shares: the
 state ``(s0, s1)`` and the key ``(k0, k1)``; with more, a sharing of zero takes the place of
-each mask: ``m_1 .. m_(d-1)`` fresh, ``m_0`` their XOR).  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
+each refresh: ``r_1 .. r_(d-1)`` fresh, ``r_0`` their XOR).  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
 SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCircuit` over
 Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
@@ -17,8 +17,8 @@ buffer; no other logic takes both shares of a value.
 The round is the S-box pipeline closed on itself, and it holds up to ``L`` blocks, one in
 each stage (as paper 002's interleaved round)::
 
-    a new block (stage 0 free):  S-boxes <- (block ^ m ^ k0', m ^ k1');  SubWord <- RotWord(w3 of k')
-                                 with k' = (k0 ^ r, k1 ^ r) kept as the key's shares (fresh m, r)
+    a new block (stage 0 free):  S-boxes <- (block ^ k0', k1');  SubWord <- RotWord(w3 of k')
+                                 with k' = (k0 ^ r, k1 ^ r) kept as the key's shares (fresh r)
     its round r's output arrives L clocks later, with its round and round key beside it:
         round < 10:  S-boxes <- MixColumns(ShiftRows(y)) ^ rk_r;  SubWord <- RotWord(w3 of rk_r)
         round 10:    ct_i <- ShiftRows(y_i) ^ rk_i_10 (i = 0, 1);  the next clock: buffer <- ct0 ^ ct1
@@ -28,16 +28,21 @@ where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key,
 block enters takes zero shares, so no value of a block is computed twice.
 
 Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.masking.trivium`) through one
-register, fresh bits for every gadget every clock (20 x 34 x d (d - 1) / 2) plus 256 (d - 1)
-bits for the block's mask and the key refresh; the bank is sized to that width
+register, fresh bits for every gadget every clock (20 x 34 x d (d - 1) / 2) plus 128 (d - 1)
+bits for the key refresh; the bank is sized to that width
 (:func:`~cipherfab.hw.masking.trivium.bank_shape`).  The bank is seeded from the ``seed`` port only (the entropy
 input, 160 bits: generator i takes key ``seed[:80]`` and IV ``seed[80:] ^ i``), so its
 state never depends on the cipher key.  After reset the core takes no key and no block
 until a seed has been taken and the bank has warmed up (:func:`seed_setup` clocks from the seed
 handshake to the first key handshake); a later seed reseeds it between blocks (``seed.ready``
 while no block is in flight; a seed offered with a key or a block goes first).  A key is
-split into shares at its handshake, ``(key ^ m, m)`` with the register's fresh bits, and
-refreshed with fresh bits at every block.  ``prng="off"`` is a **test mode**: every random
+split into shares at its handshake, ``(key ^ r, r)`` with the register's refresh bits, and
+refreshed with fresh bits at every block (as SMAesH refreshes its key shares after every
+use).  The refreshed key's shares are the block's mask: the first state ``(block ^ k0',
+k1')`` is a fresh sharing of ``block ^ key`` (a public value XORed into share 0 of a fresh
+sharing), as in the 4- and 1-S-box cores; a mask of its own (another 128 (d - 1) bits a
+clock, which this core took until issue 36) adds nothing.
+``prng="off"`` is a **test mode**: every random
 bit is zero, the shares are ``(x, 0)``, the core computes AES unmasked (its leakage
 assessment must fail; that shows the assessment can fail); it keeps the seed port and its
 wait, with no other effect.
@@ -65,8 +70,8 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masking.masked import MaskedCircuit, Schedule, share_attrs
-from ...hw.masking.trivium import TriviumBank, bank_warmup
+from ...hw.masking.masked import MaskedCircuit, Schedule, share_attrs, xor_all
+from ...hw.masking.trivium import TriviumBank, bank_warmup, seed_port
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
 from .sbox_circuit import GATES, INPUTS, OUTPUTS
@@ -76,7 +81,7 @@ STATE_SBOXES, KEY_SBOXES = 16, 4
 SCHEDULE = Schedule(GATES, INPUTS, OUTPUTS)
 L = SCHEDULE.latency
 GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
-MASK_BITS = 256                                     # the block's mask and the key refresh
+REFRESH_BITS = 128                                  # the key refresh (it masks the block too)
 LATENCY = NR * L + 2                  # the last round's arrival, its shares' registers, the buffer
 BUFFER = L + 2                        # every block in flight, one in ct0/ct1 and one being read
 SEED_BITS = 160                                     # the bank's 80-bit key, then its 80-bit IV
@@ -97,8 +102,9 @@ GLITCH_TESTS = {
 
 def random_bits_per_block(shares: int = 2) -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
-    gadget, mask = gadget_bits(shares), MASK_BITS * (shares - 1)
-    return {"used": mask + NR * gadget, "generated": NR * (gadget + mask), "per_clock": gadget + mask}
+    gadget, refresh = gadget_bits(shares), REFRESH_BITS * (shares - 1)
+    return {"used": refresh + NR * gadget, "generated": NR * (gadget + refresh),
+            "per_clock": gadget + refresh}
 
 
 def seed_setup(width: int) -> int:
@@ -110,13 +116,6 @@ def seed_setup(width: int) -> int:
 def gadget_bits(shares: int) -> int:
     """The 20 S-boxes' fresh bits a clock on ``shares`` shares."""
     return (STATE_SBOXES + KEY_SBOXES) * Schedule(GATES, INPUTS, OUTPUTS, shares).random_bits
-
-
-def xor_all(values):
-    out = values[0]
-    for v in values[1:]:
-        out = out ^ v
-    return out
 
 
 class MaskedAES(wiring.Component):
@@ -135,7 +134,7 @@ class MaskedAES(wiring.Component):
             raise ValueError(GLITCH_NEEDS_PRNG)
         self.prng, self.glitch_test, self.d = prng, glitch_test, shares
         self.gadget_bits = gadget_bits(shares)
-        self.width = self.gadget_bits + MASK_BITS * (shares - 1)
+        self.width = self.gadget_bits + REFRESH_BITS * (shares - 1)
         self.seed_setup = seed_setup(self.width)
         bits = random_bits_per_block(shares)
         super().__init__(CoreSignature(CoreInfo(
@@ -143,6 +142,7 @@ class MaskedAES(wiring.Component):
             directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
             cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
             seed_bits=SEED_BITS, seed_setup_cycles=self.seed_setup,
+            random_bits_per_clock=self.width if prng == "on" else 0,
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
             notes=(f"masked at order {shares - 1} ({shares} shares, 20 HPC2 S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
@@ -157,10 +157,8 @@ class MaskedAES(wiring.Component):
         rand = self._randomness(m)
         gadget = rand[:G]
         chunk = lambda j: rand[G + 128 * j:G + 128 * (j + 1)]              # noqa: E731
-        masks = [chunk(j) for j in range(d - 1)]                           # the block's mask
-        refreshes = [chunk(d - 1 + j) for j in range(d - 1)]               # the key's refresh
-        mask = [xor_all(masks)] + masks                                    # sharings of zero
-        refresh = [xor_all(refreshes)] + refreshes
+        refreshes = [chunk(j) for j in range(d - 1)]                       # the key's refresh
+        refresh = [xor_all(refreshes)] + refreshes                         # a sharing of zero
 
         k = [Signal(128, name=f"k{i}", attrs=share_attrs(i)) for i in range(d)]   # the key's shares
         sbox_in = [Signal(128, name=f"sbox_in{i}", attrs=share_attrs(i)) for i in range(d)]
@@ -218,7 +216,7 @@ class MaskedAES(wiring.Component):
                 m.d.comb += [sbox_in[i].eq(middle[i]), word_in[i].eq(rot_word(words_of(rk_next[i])[3]))]
         with m.Elif(start):
             for i in range(d):
-                m.d.comb += [sbox_in[i].eq((self.block_in.payload if i == 0 else 0) ^ mask[i] ^ fresh[i]),
+                m.d.comb += [sbox_in[i].eq((self.block_in.payload if i == 0 else 0) ^ fresh[i]),
                              word_in[i].eq(rot_word(words_of(fresh[i])[3]))]
             m.d.sync += [k[i].eq(fresh[i]) for i in range(d)]
         m.d.sync += [valid[0].eq(going_on | start), rnd[0].eq(Mux(going_on, here_rnd + 1, 1))]
@@ -227,7 +225,7 @@ class MaskedAES(wiring.Component):
         for j in range(1, L):
             m.d.sync += [valid[j].eq(valid[j - 1]), rnd[j].eq(rnd[j - 1])]
             m.d.sync += [rk[j][i].eq(rk[j - 1][i]) for i in range(d)]
-        self._seed_and_key(m, k, seeded, keyed, seed_wait, masks)
+        self._seed_and_key(m, k, seeded, keyed, seed_wait, refreshes)
         self.probes = {"k": k, "rand": rand}      # for tests in Amaranth's simulator
         return m
 
@@ -267,8 +265,7 @@ class MaskedAES(wiring.Component):
         return from_words(out)
 
     def _randomness(self, m):
-        """Every clock: the gadgets' bits, then 128 (d - 1) for the block mask, 128 (d - 1)
-        for the key refresh."""
+        """Every clock: the gadgets' bits, then 128 (d - 1) for the key refresh."""
         width = self.width
         bits = Signal(width)
         if self.prng == "off":
@@ -283,16 +280,9 @@ class MaskedAES(wiring.Component):
         keys and blocks wait ``seed_setup`` clocks for its warm-up (with prng off, the same
         wait).  A key is split into shares at its handshake with the bank's bits in the
         randomness register; the key never enters the bank."""
-        took_seed = self.seed.valid & self.seed.ready
+        seed_port(m, self._bank if self.prng == "on" else None, self.seed, seeded, seed_wait,
+                  self.seed_setup)
         took_key = self.key.valid & self.key.ready
-        if self.prng == "on":
-            bank = self._bank
-            m.d.comb += [bank.key.eq(self.seed.payload[:80]), bank.iv.eq(self.seed.payload[80:]),
-                         bank.seed.eq(took_seed)]
-        with m.If(took_seed):
-            m.d.sync += [seeded.eq(1), seed_wait.eq(self.seed_setup - 1)]
-        with m.Elif(seed_wait != 0):
-            m.d.sync += seed_wait.eq(seed_wait - 1)
         with m.If(took_key):
             m.d.sync += [k[0].eq(self.key.payload ^ xor_all(split)), keyed.eq(1)]
             m.d.sync += [k[i].eq(split[i - 1]) for i in range(1, self.d)]

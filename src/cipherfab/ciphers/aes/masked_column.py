@@ -45,8 +45,8 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masking.masked import MaskedCircuit, Schedule, pairs, share_attrs
-from ...hw.masking.trivium import TriviumBank, bank_warmup
+from ...hw.masking.masked import MaskedCircuit, Schedule, pairs, share_attrs, xor_all
+from ...hw.masking.trivium import TriviumBank, seed_port
 from .masked import seed_setup
 from .masked_plan import NR, plan
 from .reference import RCON
@@ -55,13 +55,6 @@ from .sbox_circuit import GATES, INPUTS, OUTPUTS
 
 SEED_BITS = 160
 KEY_SETUP = 1
-
-
-def xor_all(values):
-    out = values[0]
-    for v in values[1:]:
-        out = out ^ v
-    return out
 
 
 class MaskedColumnAES(wiring.Component):
@@ -82,6 +75,7 @@ class MaskedColumnAES(wiring.Component):
             cycles_per_block_feedback=p.block_latency, blocks_in_flight=p.lanes,
             key_setup_cycles=KEY_SETUP, seed_bits=SEED_BITS,
             seed_setup_cycles=seed_setup(self.width) + 16 // sboxes - 1, burst_spacing=p.issues,
+            random_bits_per_clock=self.width if prng == "on" else 0,
             parts={"sbox": "datapath", **({"prng": "prng"} if prng == "on" else {})},
             notes=notes)))
 
@@ -220,7 +214,8 @@ class MaskedColumnAES(wiring.Component):
             self.seed.ready.eq((in_flight == 0) & (loading == 0)),
         ]
         self._key_store(m, k, zero_sharing, r, loading, keyed, in_flight, warm)
-        self._seed(m, seeded, seed_wait)
+        seed_port(m, self._bank if self.prng == "on" else None, self.seed, seeded, seed_wait,
+                  seed_setup(self.width))
         self.probes = {"k": k, "rand": rand, "rk": rk, "st": st, "slot": slot}   # for tests
         return m
 
@@ -400,17 +395,6 @@ class MaskedColumnAES(wiring.Component):
                             m.d.sync += [k[i][lo:hi].eq(r[i - 1]) for i in range(1, d)]
                         else:
                             m.d.sync += [k[i][lo:hi].eq(k[i][lo:hi] ^ zero_sharing[i]) for i in range(d)]
-
-    def _seed(self, m, seeded, seed_wait):
-        took_seed = self.seed.valid & self.seed.ready
-        if self.prng == "on":
-            bank = self._bank
-            m.d.comb += [bank.key.eq(self.seed.payload[:80]), bank.iv.eq(self.seed.payload[80:]),
-                         bank.seed.eq(took_seed)]
-        with m.If(took_seed):
-            m.d.sync += [seeded.eq(1), seed_wait.eq(seed_setup(self.width) - 1)]
-        with m.Elif(seed_wait != 0):
-            m.d.sync += seed_wait.eq(seed_wait - 1)
 
     def _randomness(self, m):
         bits = Signal(self.width)

@@ -50,6 +50,14 @@ def pairs(shares: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(shares) for j in range(i + 1, shares)]
 
 
+def xor_all(values):
+    """The XOR of a list of values (the shares of a sharing: its value)."""
+    out = values[0]
+    for v in values[1:]:
+        out = out ^ v
+    return out
+
+
 def share_attrs(i: int) -> dict:
     """The attributes of a signal holding share ``i`` of a secret-dependent value."""
     return {SHARE_ATTR: str(i)}

@@ -140,3 +140,18 @@ class TriviumBank(wiring.Component):
         # LUT4 and 560 wide multiplexers instead of 563 LUT4
         m.d.comb += [self.bits.eq(Cat(*out)[:self.width]), self.ready.eq(Cat(*ready).all())]
         return m
+
+
+def seed_port(m: Module, bank, seed, seeded, wait, setup: int):
+    """The masked cores' seed handshake: a seed taken (re)seeds ``bank`` (instance i: key
+    ``seed[:80]``, IV ``seed[80:] ^ i``; ``bank`` None: a core without generators, a test
+    mode, keeps the port and the wait), sets ``seeded`` and makes ``wait`` count
+    ``setup - 1`` clocks down; returns the handshake."""
+    took = seed.valid & seed.ready
+    if bank is not None:
+        m.d.comb += [bank.key.eq(seed.payload[:80]), bank.iv.eq(seed.payload[80:]), bank.seed.eq(took)]
+    with m.If(took):
+        m.d.sync += [seeded.eq(1), wait.eq(setup - 1)]
+    with m.Elif(wait != 0):
+        m.d.sync += wait.eq(wait - 1)
+    return took
