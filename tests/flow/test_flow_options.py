@@ -180,3 +180,26 @@ def test_record_flow_section_names_every_option_also_for_old_cache_entries():
                    "flatten": False, "share_placement": "separate", "retime": False, "seed": 3}
     xc7 = build_mod.flow_section({}, FlowOptions(), get_device("xc7"), 1)
     assert (xc7["placer"], xc7["router"], xc7["seed"]) == (None, None, None)
+
+
+def test_a_synthesized_design_over_the_device_stops_before_place_and_route(monkeypatch, tmp_path):
+    """More LUT4 (a CCU2C counting two) or flip-flops than the ECP5 device holds: one line
+    naming both counts, and no place and route; a design that fits goes on."""
+    totals = {}
+
+    def synthesize(verilog, top, parts, device, workdir, timeout, options):
+        return {"stat": {}, "cells": {}, "totals": dict(totals), "parts": {}, "seconds": 1.0, "version": "Yosys"}
+
+    def place_and_route(device, workdir, seed, router, timeout, placer, between=None):
+        raise Stop
+    monkeypatch.setattr(build_mod, "synthesize", synthesize)
+    monkeypatch.setattr(build_mod, "place_and_route", place_and_route)
+    totals.update(lut4=83_000, ccu2=400, ff=90_000)
+    with pytest.raises(CipherfabError, match=r"^design does not fit: needs 83,800 LUT4, ecp5-85k has 83,640; "
+                                             r"needs 90,000 FF, ecp5-85k has 83,640 \(synthesized\)$"):
+        build_mod.build(mini_source(), use_cache=False, workdir=tmp_path)
+    totals.update(lut4=83_640, ccu2=0, ff=83_640)
+    with pytest.raises(Stop):
+        build_mod.build(mini_source(), use_cache=False, workdir=tmp_path)
+    gowin = get_device("gowin-9k")
+    assert gowin.kind.synthesized_overflow(gowin.name, {"lut4": 10 ** 6}) is None   # not checked there

@@ -63,6 +63,9 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     verilog, top = _on_device(source, dev)
     stage(f"synthesis (Yosys, {dev.name})")
     syn = synthesize(verilog, top, parts, dev, wd, timeout, opts)
+    over = None if dev.synthesis_only else dev.kind.synthesized_overflow(dev.name, syn["totals"])
+    if over:          # stop before a place and route that cannot succeed
+        raise CipherfabError(f"design does not fit: {over} (synthesized)")
     pnr = None
     router = opts.router
     if not dev.synthesis_only:

@@ -93,6 +93,13 @@ class Family:
         c = self.devices[name].get("capacity")
         return dict(c) if c else None
 
+    def synthesized_overflow(self, name: str, totals: dict) -> str | None:
+        """``needs N LUT4, <device> has M`` when the synthesized design alone is more than
+        device ``name`` holds, so that the build stops before place and route (a family
+        whose synthesized counts are a lower bound of its placed ones says so by overriding
+        this); None: it may fit, or the family does not check."""
+        return None
+
     # ------------------------------------------------------------------ pins
     #: the first pin of :meth:`pins_of` takes the clock (a family lists a global clock pin first)
     def pins_of(self, device) -> tuple:

@@ -29,6 +29,17 @@ class Ecp5(Family):
     def after_pnr(self, workdir, timeout):
         return None, "ecppack not run: nextpnr-ecp5 writes no bitstream config out of context"
 
+    def synthesized_overflow(self, name: str, totals: dict) -> str | None:
+        """Every synthesized LUT4 takes a LUT of its own (a CCU2C two), every flip-flop one:
+        more than the device holds does not fit, whatever placement does."""
+        cap = self.capacity(name)
+        if not cap:
+            return None
+        needs = {"LUT4": (totals.get("lut4", 0) + 2 * totals.get("ccu2", 0), cap["lut4"]),
+                 "FF": (totals.get("ff", 0), cap["ff"])}
+        over = [f"needs {u:,} {what}, {name} has {a:,}" for what, (u, a) in needs.items() if u > a]
+        return "; ".join(over) or None
+
     def placed_counts(self, cells) -> Counter:
         c: Counter = Counter()
         for cell in cells:
