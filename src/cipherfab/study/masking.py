@@ -215,7 +215,9 @@ def plots(results: dict, folder: Path) -> list[dict]:
         marker = "o" if r["masked"] else "s"
         label = f"{r['sboxes']}S/{r['shares']}d" if r["masked"] else f"{r['arch']} {r['sbox']}"
         ax.scatter(r["cycles"], r["lut4"], marker=marker, color=colours.get(r["shares"], "k"), zorder=3)
-        ax.annotate(label, (r["cycles"], r["lut4"]), textcoords="offset points", xytext=(5, 4), fontsize=7)
+        below = not r["masked"] and r["sbox"] == "composite"      # the unmasked pairs sit together
+        ax.annotate(label, (r["cycles"], r["lut4"]), textcoords="offset points",
+                    xytext=(5, -10 if below else 4), fontsize=7)
     for n, d, lut, _, c, _, dev, _ in ANCHORS:
         if lut:
             ax.scatter(c, lut, marker="^", color=colours.get(d, "k"), edgecolors="k", zorder=3)
