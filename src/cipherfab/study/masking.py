@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..generate import make_core
 from ..registry import resolve
+from .report import median
 
 ROBUST = Path("docs/results/leakage/robust")
 #: the unmasked core of each masked point's datapath (S-boxes -> architecture)
@@ -83,11 +84,6 @@ def after_builds(records: list[dict], device: str, key_list=None) -> dict:
 
 
 # -- the report ---------------------------------------------------------------------------
-def _median(agg: dict, path: str):
-    s = (agg.get("stats") or {}).get(path)
-    return s["median"] if s else None
-
-
 def _name(params: dict) -> str:
     if _masked(params):
         s, d = params.get("sboxes", 20), params.get("shares", 2)
@@ -128,7 +124,7 @@ def rows(results: dict) -> list[dict]:
         for key, path in (("lut4", "area.lut4"), ("ff", "area.ff"), ("fmax", "timing.fmax_mhz"),
                           ("cycles", "performance.cycles_per_block_ecb"),
                           ("mbps", "performance.throughput_ecb_mbps")):
-            row[key] = _median(agg, path)
+            row[key] = median(agg, path)
         out.append(row)
     return out
 
