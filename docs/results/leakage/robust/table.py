@@ -26,6 +26,8 @@ RUNS = {
     "masked-sboxes1": ("masked, 1 S-box", "--arch masked --sboxes 1 --model robust --traces 1000000 -j 2"),
     "masked-sboxes4-shares3": ("masked, 4 S-boxes, 3 shares (first order)",
                                "--arch masked --sboxes 4 --shares 3 --model robust --traces 102400 -j 2"),
+    "masked-sboxes1-shares3": ("masked, 1 S-box, 3 shares (first order)",
+                               "--arch masked --sboxes 1 --shares 3 --model robust --traces 102400 -j 1"),
     "prng-off-sboxes4": ("masked, 4 S-boxes, `--prng off` (test mode)",
                          "--arch masked --sboxes 4 --prng off --model robust --traces 102400 -j 2"),
     "hpc2-unregistered-sboxes4": ("masked, 4 S-boxes, `--glitch-test hpc2-unregistered`",
