@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import CipherfabError
 from ..flow.devices import get_device
+from .report import grouped
 
 NO_FIT = "design does not fit: "
 
@@ -63,12 +64,6 @@ def _ram_name(device: str) -> str:
     return f"{ram.name} ({ram.kbits} kbit)" if ram else "block RAM"
 
 
-def _fmt(v, nd=1) -> str:
-    if v is None:
-        return "–"
-    return f"{v:,.{nd}f}" if isinstance(v, float) else f"{v:,}"
-
-
 def _count(v) -> str:
     """A cell count: whole, or the .5 of a median of two seeds."""
     if v is None:
@@ -91,9 +86,9 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
         no_fit = sum(r["no_fit"] for r in mine)
         body.append([device, f"{len(ok)} / {no_fit} / {len(mine) - len(ok) - no_fit}",
                      f"{_count(it['lut4'])} / {_count(it['ff'])}" if it else "no fit",
-                     _fmt(it["fmax"]) if it else "–", _fmt(it["mbps"]) if it else "–",
-                     f"{fast['core']} ({_fmt(fast['mbps'])})" if fast else "none",
-                     _fmt(round(sum(r["build_seconds"] for r in mine), 1))])
+                     grouped(it["fmax"]) if it else "–", grouped(it["mbps"]) if it else "–",
+                     f"{fast['core']} ({grouped(fast['mbps'])})" if fast else "none",
+                     grouped(round(sum(r["build_seconds"] for r in mine), 1))])
     return headers, body
 
 
@@ -117,7 +112,7 @@ def section(doc, results: dict) -> None:
         if r["ok"]:
             body.append([r["core"], r["device"], "yes", _count(r["lut4"]), _count(r["ff"]),
                          f"{_count(r['ram'])} {_ram_name(r['device']).split(' (')[0]}", _count(r["slices"]),
-                         _fmt(r["fmax"]), _fmt(r["mbps"]), _fmt(r["seconds"]), failed])
+                         grouped(r["fmax"]), grouped(r["mbps"]), grouped(r["seconds"]), failed])
         else:
             body.append([r["core"], r["device"], "no: " + r["why"] if r["no_fit"] else "not measured",
                          "–", "–", "–", "–", "–", "–", "–", "–" if r["no_fit"] else failed])

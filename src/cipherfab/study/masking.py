@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..generate import make_core
 from ..registry import resolve
-from .report import median
+from .report import grouped, median
 
 ROBUST = Path("docs/results/leakage/robust")
 #: the unmasked core of each masked point's datapath (S-boxes -> architecture)
@@ -91,10 +91,6 @@ def _name(params: dict) -> str:
     return f"unmasked {params.get('arch')} {params.get('sbox')}"
 
 
-def _fmt(v, nd: int = 0) -> str:
-    return "–" if v is None else f"{v:,.{nd}f}"
-
-
 def _robust_cell(run: dict | None) -> str:
     if not run:
         return "not run"
@@ -106,7 +102,6 @@ def _robust_cell(run: dict | None) -> str:
 def rows(results: dict) -> list[dict]:
     """One row per point in the study's order, masked and unmasked, built or not."""
     extra = (results.get("masking") or {}).get("points") or {}
-    failed = {f.get("label"): f.get("error") for f in results.get("failures") or []}
     out = []
     for agg in results.get("aggregates") or []:
         params = agg.get("params") or {}
@@ -117,8 +112,7 @@ def rows(results: dict) -> list[dict]:
                "shares": params.get("shares", 2) if _masked(params) else 1,
                "arch": params.get("arch"), "sbox": params.get("sbox"),
                "ok": bool(agg.get("ok_seeds")),
-               "why": "; ".join(dict.fromkeys(f.get("error") or "failed" for f in agg.get("failed") or []))
-                      or failed.get(agg["label"]) or "",
+               "why": "; ".join(dict.fromkeys(f.get("error") or "failed" for f in agg.get("failed") or [])),
                "bits_clock": bits.get("per_clock"), "bits_block": bits.get("per_block"),
                "robust": info.get("robust")}
         for key, path in (("lut4", "area.lut4"), ("ff", "area.ff"), ("fmax", "timing.fmax_mhz"),
@@ -166,8 +160,9 @@ def headline(results: dict) -> tuple[list[str], list[list[str]]]:
         if not r["ok"]:
             body.append([r["name"], "not built: " + (r["why"] or "failed"), "", "", "", "", ""])
             continue
-        body.append([r["name"], _fmt(r["lut4"]), _fmt(r["ff"]), _fmt(r["fmax"], 1), _fmt(r["cycles"]),
-                     f"{_fmt(r['bits_clock'])} / {_fmt(r['bits_block'])}", _robust_cell(r["robust"])])
+        body.append([r["name"], grouped(r["lut4"], 0), grouped(r["ff"], 0), grouped(r["fmax"], 1),
+                     grouped(r["cycles"], 0), f"{grouped(r['bits_clock'], 0)} / {grouped(r['bits_block'], 0)}",
+                     _robust_cell(r["robust"])])
     return headers, body
 
 
@@ -190,7 +185,7 @@ def section(doc, results: dict) -> None:
                           f"{FMAX_WITHIN:.0%}, same run, medians)")
     doc.table(["anchor (published, not built here)", "shares", "LUT", "FF", "cycles a block",
                "random bits a clock", "device", "source"],
-              [[n, str(d), _fmt(lut), _fmt(ff), str(c), _fmt(bits), dev, src]
+              [[n, str(d), grouped(lut, 0), grouped(ff, 0), str(c), grouped(bits, 0), dev, src]
                for n, d, lut, ff, c, bits, dev, src in ANCHORS],
               align=["l", "r", "r", "r", "r", "r", "l", "l"],
               caption="The open anchors, each on its own device: an Artix-7 LUT6 is not an ECP5 "

@@ -48,6 +48,13 @@ def stat_cell(agg: dict, path: str, nd: int = 1, show_range: bool = True) -> str
     return med
 
 
+def grouped(v: Any, nd: int = 1) -> str:
+    """A count with thousands grouped (``6,570``; a float with ``nd`` decimals), or ``–``."""
+    if v is None:
+        return "–"
+    return f"{v:,.{nd}f}" if isinstance(v, float) else f"{v:,}"
+
+
 def median(agg: dict, path: str):
     s = lookup_stat(agg, path)
     return s["median"] if s else None
