@@ -34,6 +34,14 @@ FIGURES = (("LUT4", "area.lut4"), ("FF", "area.ff"), ("CCU2", "area.ccu2"), ("EB
 BUILD_PACKAGES = ("cipherfab", "amaranth")
 
 
+def repo_root() -> Path | None:
+    """The repository root: the current folder or its first parent holding pyproject.toml or
+    .git; None outside a repository."""
+    here = Path.cwd().resolve()
+    return next((d for d in (here, *here.parents)
+                 if (d / "pyproject.toml").is_file() or (d / ".git").exists()), None)
+
+
 def record_path(name: str, given: str | None) -> Path:
     """``--results FILE``, or ``docs/results/NAME/results.json`` at the repository root (found
     from the current folder upwards)."""
@@ -48,15 +56,15 @@ def record_path(name: str, given: str | None) -> Path:
         if special:
             raise CipherfabError(f"--results {given}: not a file")
         return path
-    here = Path.cwd().resolve()
-    for d in (here, *here.parents):
-        if (d / "pyproject.toml").is_file() or (d / ".git").exists():
-            path = d / "docs" / "results" / name / "results.json"
-            if not path.is_file():
-                raise CipherfabError(f"--check: no committed results for study {name!r} ({path} "
-                                     "is missing); give --results FILE")
-            return path
-    raise CipherfabError(f"--check: no repository root in {here} or above; give --results FILE")
+    root = repo_root()
+    if root is None:
+        raise CipherfabError(f"--check: no repository root in {Path.cwd().resolve()} or above; "
+                             "give --results FILE")
+    path = root / "docs" / "results" / name / "results.json"
+    if not path.is_file():
+        raise CipherfabError(f"--check: no committed results for study {name!r} ({path} "
+                             "is missing); give --results FILE")
+    return path
 
 
 def _number(v) -> bool:

@@ -4,8 +4,8 @@ against the unmasked core of the same datapath, and the plot of area against cyc
 
 Randomness is each point's declaration (``CoreInfo.random_bits_per_clock``: the bits its
 generators give every clock, times its cycles a block); the robust verdicts from the committed runs of
-``cipherfab leakage aes --model robust`` under ``docs/results/leakage/robust/`` (found from
-the current folder up), matched to a point by the top module both name.
+``cipherfab leakage aes --model robust`` under ``docs/results/leakage/robust/`` (at the
+repository root, found from the current folder up), matched to a point by the top module both name.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..generate import make_core
 from ..registry import resolve
+from .check import repo_root
 from .report import grouped, median
 
 ROBUST = Path("docs/results/leakage/robust")
@@ -37,12 +38,9 @@ def _masked(params: dict) -> bool:
 
 
 def _find_robust() -> Path | None:
-    """``docs/results/leakage/robust`` in the current folder or a parent, if there."""
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents):
-        if (folder / ROBUST).is_dir():
-            return folder / ROBUST
-    return None
+    """``docs/results/leakage/robust`` at the repository root, if there."""
+    root = repo_root()
+    return root / ROBUST if root is not None and (root / ROBUST).is_dir() else None
 
 
 def robust_runs(folder: Path | None) -> dict:
