@@ -40,6 +40,8 @@ def test_random_bits_a_clock_are_the_gadgets_and_the_key_re_sharing():
     assert random_bits(4, 2)["per_clock"] == 4 * 34 + 32
     assert random_bits(4, 3)["per_clock"] == 4 * 34 * 3 + 64
     assert random_bits(1, 2)["per_clock"] == 34 + 8
+    assert random_bits(4, 2, "dom")["per_clock"] == 4 * 18 + 32                # DOM: 18 bits a pair
+    assert random_bits(4, 4, "dom")["per_clock"] == 4 * 18 * 6 + 96
 
 
 def run(dut, seed, key, pts):
@@ -83,11 +85,12 @@ def run(dut, seed, key, pts):
     return waits["key"], accepted, given, got
 
 
-@pytest.mark.parametrize("sboxes, shares, prng, glitch_test", [
+@pytest.mark.parametrize("sboxes, shares, prng, glitch_test, gadget", [(*p, "hpc2")[:5] for p in [
     (4, 2, "on", "none"), (1, 2, "on", "none"), (4, 3, "on", "none"), (4, 2, "off", "none"),
-    (4, 2, "on", "hpc2-unregistered"), (1, 2, "on", "refresh-recombined")])
-def test_column_cores_encrypt_at_their_declared_timing(sboxes, shares, prng, glitch_test):
-    dut = MaskedColumnAES(sboxes, shares, prng, glitch_test)
+    (4, 2, "on", "hpc2-unregistered"), (1, 2, "on", "refresh-recombined"),
+    (4, 2, "on", "none", "dom"), (1, 3, "on", "none", "dom"), (4, 2, "on", "dom-unregistered", "dom")]])
+def test_column_cores_encrypt_at_their_declared_timing(sboxes, shares, prng, glitch_test, gadget):
+    dut = MaskedColumnAES(sboxes, shares, prng, glitch_test, gadget=gadget)
     info = info_of(dut)
     rng = random.Random(sboxes * 10 + shares)
     key = FIPS_KEY
@@ -109,6 +112,10 @@ def test_column_cores_encrypt_at_their_declared_timing(sboxes, shares, prng, gli
     ({"shares": 5}, "--shares 5 is not supported; choose from 2, 3, 4"),
     ({"shares": 3, "prng": "off"}, "the test modes (--prng off, --glitch-test) are built on 2 shares"),
     ({"sboxes": 4, "shares": 4, "glitch_test": "hpc2-unregistered"}, "built on 2 shares"),
+    ({"gadget": "ti"}, "--gadget 'ti' is not supported; choose from hpc2, dom"),
+    ({"sboxes": 4, "gadget": "dom", "glitch_test": "hpc2-unregistered"},
+     "a gadget's glitch test mode (--glitch-test hpc2-unregistered, dom-unregistered) needs that --gadget"),
+    ({"glitch_test": "dom-unregistered"}, "needs that --gadget"),
 ])
 def test_refused_combinations_say_why(given, message):
     with pytest.raises(CipherfabError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -12,11 +12,13 @@ from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.ciphers.aes import reference as ref
-from cipherfab.ciphers.aes.masked import KEY_SETUP, LATENCY, MaskedAES, gadget_bits, seed_setup
+from cipherfab.ciphers.aes.masked import KEY_SETUP, MaskedAES, gadget_bits, latency, seed_setup
 from cipherfab.hw.masking.trivium import WARMUP, bank_shape
 from cipherfab.errors import CipherfabError
 from cipherfab.hw.masking.trivium import keystream
 from cipherfab.registry import resolve
+
+LATENCY = latency()
 
 FIPS_KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 FIPS_PT = bytes.fromhex("00112233445566778899aabbccddeeff")

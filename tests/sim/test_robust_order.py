@@ -38,7 +38,8 @@ def test_probe_sets_keep_maximal_observations_and_each_union_once():
     (lambda: probe_sets([(i,) for i in range(100)], 3, limit=1000), "161,700 sets of 100 maximal observations"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, clocks=[9]), "clock 9 is outside the run"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, fixed=256), "the fixed S-box input is a byte"),
-    (lambda: robust_sbox.evaluate(5, 1, 4096), "2 to 4 shares, not 5")])
+    (lambda: robust_sbox.evaluate(5, 1, 4096), "2 to 4 shares, not 5"),
+    (lambda: robust_sbox.evaluate(2, 1, 4096, gadget="ti"), "--gadget 'ti' is not supported; choose from hpc2, dom")])
 def test_bad_input_is_one_line(call, said):
     with pytest.raises((CipherfabError, ValueError), match=said) as e:
         call()
@@ -89,6 +90,27 @@ def test_the_glitch_test_mode_fails_at_order_1():
     assert r.first_failing() is not None and max(r.max_mlog10p) > 100
     assert len(r.leaks[0]["probes"]) == 1 and any(re.search(r"_s\d_c\b|_s\d_a\b", n) or "bxr" in n
                                                   for n in r.leaks[0]["observes"])
+
+
+@pytest.mark.parametrize("shares, order, clocks, fails", [
+    (2, 1, None, False), (2, 2, None, True), (3, 2, None, False), (3, 3, [3], True)],
+    ids=["d2-order1-passes", "d2-order2-fails", "d3-order2-passes", "d3-order3-fails-at-clock-3"])
+def test_the_dom_sbox_at_order_d_minus_1_and_d(shares, order, clocks, fails):
+    """The DOM S-box (18 fresh bits a pair of shares): the same verdicts as HPC2's."""
+    r = robust_sbox.evaluate(shares, order, SBOX_N, clocks, threads=2, gadget="dom")
+    worst = max(r.max_mlog10p)
+    assert (r.first_failing() is not None) == fails, (worst, r.threshold)
+    if fails:
+        assert worst > 1000 and len(r.leaks[0]["probes"]) == order, r.leaks[0]
+    else:
+        assert worst < r.threshold and not r.leaks and r.tests > 100
+
+
+def test_the_dom_glitch_test_mode_fails_at_order_1():
+    """DOM with each product's terms in one register: its input LUT's glitches show ``x_i y``."""
+    r = robust_sbox.evaluate(2, 1, 20_000, unregistered=True, threads=2, gadget="dom")
+    assert r.first_failing() is not None and max(r.max_mlog10p) > 100
+    assert len(r.leaks[0]["probes"]) == 1 and "_c_" in r.leaks[0]["probes"][0]
 
 
 @pytest.mark.slow

@@ -63,7 +63,7 @@ def test_the_section_marks_the_fmax_goal_and_names_a_point_that_did_not_fit():
     doc = Doc()
     masking.section(doc, _results())
     text = render_md(doc)
-    assert "| masked, 4 S-boxes, 2 shares | 6,570 | 13,140 | 110.0 | 55 | 168 / 9,240 | pass: 6.61 / 10.59 at 1,003,520" in text
+    assert "| masked, 4 S-boxes, 2 shares, HPC2 | 6,570 | 13,140 | 110.0 | 55 | 168 / 9,240 | pass: 6.61 / 10.59 at 1,003,520" in text
     assert "not built: design does not fit: needs 101,000 LUT4" in text
     assert "112.6 MHz: -2%, **met**" in text and "170.6 MHz: -36%, not met" in text
     assert "SMAesH | 2 | 2,701 | 3,089 | 86" in text and "OpenTitan" in text

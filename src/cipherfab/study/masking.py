@@ -84,8 +84,8 @@ def after_builds(records: list[dict], device: str, key_list=None) -> dict:
 # -- the report ---------------------------------------------------------------------------
 def _name(params: dict) -> str:
     if _masked(params):
-        s, d = params.get("sboxes", 20), params.get("shares", 2)
-        return f"masked, {s} S-box{'es' if s > 1 else ''}, {d} shares"
+        s, d, g = params.get("sboxes", 20), params.get("shares", 2), params.get("gadget", "hpc2")
+        return f"masked, {s} S-box{'es' if s > 1 else ''}, {d} shares, {g.upper()}"
     return f"unmasked {params.get('arch')} {params.get('sbox')}"
 
 
@@ -108,6 +108,7 @@ def rows(results: dict) -> list[dict]:
         row = {"label": agg["label"], "name": _name(params), "masked": _masked(params),
                "sboxes": params.get("sboxes", 20) if _masked(params) else None,
                "shares": params.get("shares", 2) if _masked(params) else 1,
+               "gadget": params.get("gadget", "hpc2") if _masked(params) else None,
                "arch": params.get("arch"), "sbox": params.get("sbox"),
                "ok": bool(agg.get("ok_seeds")),
                "why": "; ".join(dict.fromkeys(f.get("error") or "failed" for f in agg.get("failed") or [])),
@@ -202,7 +203,10 @@ def plots(results: dict, folder: Path) -> list[dict]:
     colours = {1: "tab:gray", 2: "tab:blue", 3: "tab:orange", 4: "tab:red"}
     for r in pts:
         marker = "o" if r["masked"] else "s"
-        label = f"{r['sboxes']}S/{r['shares']}d" if r["masked"] else f"{r['arch']} {r['sbox']}"
+        label = (f"{r['sboxes']}S/{r['shares']}d{' DOM' if r['gadget'] == 'dom' else ''}" if r["masked"]
+                 else f"{r['arch']} {r['sbox']}")
+        if r["gadget"] == "dom":
+            marker = "D"
         ax.scatter(r["cycles"], r["lut4"], marker=marker, color=colours.get(r["shares"], "k"), zorder=3)
         below = not r["masked"] and r["sbox"] == "composite"      # the unmasked pairs sit together
         ax.annotate(label, (r["cycles"], r["lut4"]), textcoords="offset points",

@@ -7,9 +7,8 @@ Every secret value lives as ``d`` shares whose XOR is the value (below for two s
 state ``(s0, s1)`` and the key ``(k0, k1)``; with more, a sharing of zero takes the place of
 each refresh: ``r_1 .. r_(d-1)`` fresh, ``r_0`` their XOR).  ShiftRows, MixColumns, AddRoundKey and the key schedule's XORs act
 on each share alone (a round constant goes into share 0).  SubBytes and the key schedule's
-SubWord are 16 + 4 masked S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCircuit` over
-Boyar and Peralta's circuit, :mod:`.sbox_circuit`): HPC2 gadgets, one fresh random bit per
-AND gate, a pipeline of ``L`` = 7 clocks.  The two shares meet only at the output: the
+SubWord are 16 + 4 masked S-boxes (:mod:`.masked_sbox`: HPC2 gadgets on Boyar and Peralta's
+circuit, a pipeline of ``L`` = 7 clocks, or DOM products in the tower field, ``L`` = 9).  The two shares meet only at the output: the
 last round's shares go into two registers ``ct0``, ``ct1`` (written only when a block
 finishes), and the next clock ``ct0 ^ ct1`` (the public ciphertext) goes into the output
 buffer; no other logic takes both shares of a value.
@@ -28,7 +27,8 @@ where ``y`` is the S-box output (two shares) and ``rk_r`` the block's round key,
 block enters takes zero shares, so no value of a block is computed twice.
 
 Randomness comes from a bank of Trivium generators (:mod:`cipherfab.hw.masking.trivium`) through one
-register, fresh bits for every gadget every clock (20 x 34 x d (d - 1) / 2) plus 128 (d - 1)
+register, fresh bits for every gadget every clock (20 x 34 x d (d - 1) / 2 with HPC2, 20 x 18
+x d (d - 1) / 2 with DOM) plus 128 (d - 1)
 bits for the key refresh; the bank is sized to that width
 (:func:`~cipherfab.hw.masking.trivium.bank_shape`).  The bank is seeded from the ``seed`` port only (the entropy
 input, 160 bits: generator i takes key ``seed[:80]`` and IV ``seed[80:] ^ i``), so its
@@ -47,19 +47,20 @@ bit is zero, the shares are ``(x, 0)``, the core computes AES unmasked (its leak
 assessment must fail; that shows the assessment can fail); it keeps the seed port and its
 wait, with no other effect.
 
-``glitch_test`` names two more **test modes** (with the generators on), masked in every
-settled value but not with glitches, for a glitch-robust evaluation to fail:
-``hpc2-unregistered`` (every HPC2 gadget without its product registers, :mod:`cipherfab.
-hw.masking.masked`) and ``refresh-recombined`` (at a new block the key's share 0 is refreshed as
+``glitch_test`` names more **test modes** (with the generators on), masked in every
+settled value but not with glitches, for a glitch-robust evaluation to fail: each gadget's
+own, ``hpc2-unregistered`` (every HPC2 gadget without its product registers, :mod:`cipherfab.
+hw.masking.masked`) or ``dom-unregistered`` (every DOM product's terms in one register a
+share, :mod:`cipherfab.hw.masking.dom`), and ``refresh-recombined`` (at a new block the key's share 0 is refreshed as
 ``k0 ^ k1 ^ r`` in one LUT per bit, share 1 as ``r``).  Every signal holding one share
 carries the attribute ``cipherfab_share`` (``"0"``/``"1"``); the randomness, control and
 ``ct0``/``ct1`` carry none.
 
-Timing (the same for every key and data): latency ``10 L + 2`` = 72 clocks.  A block enters
+Timing (the same for every key and data): latency ``10 L + 2`` = 72 clocks (HPC2; 92 with DOM).  A block enters
 when stage 0 is free (no block arrives there to go on) and fewer than ``L + 2`` blocks are
 owed (or one is being read), so the ring fills with ``L`` blocks in ``L`` clocks and each
 leaves for the ciphertext registers as the next enters: 10 clocks per block back to back,
-72 in a feedback mode.  A key waits until no block is in the ring; a block can follow it at the
+``10 L + 2`` in a feedback mode.  A key waits until no block is in the ring; a block can follow it at the
 next clock (``KEY_SETUP`` = 1).
 """
 
@@ -70,20 +71,15 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masking.masked import MaskedCircuit, Schedule, share_attrs, xor_all
+from ...hw.masking.masked import share_attrs, xor_all
 from ...hw.masking.trivium import TriviumBank, bank_warmup, seed_port
 from .reference import RCON
 from .round import bytes_of, from_bytes, from_words, mix_columns, rot_word, shift_rows, words_of
-from .sbox_circuit import GATES, INPUTS, OUTPUTS
+from . import masked_sbox
 
 NR = 10
 STATE_SBOXES, KEY_SBOXES = 16, 4
-SCHEDULE = Schedule(GATES, INPUTS, OUTPUTS)
-L = SCHEDULE.latency
-GADGET_BITS = (STATE_SBOXES + KEY_SBOXES) * SCHEDULE.random_bits
 REFRESH_BITS = 128                                  # the key refresh (it masks the block too)
-LATENCY = NR * L + 2                  # the last round's arrival, its shares' registers, the buffer
-BUFFER = L + 2                        # every block in flight, one in ct0/ct1 and one being read
 SEED_BITS = 160                                     # the bank's 80-bit key, then its 80-bit IV
 KEY_SETUP = 1                              # the key is split at its handshake: a block next clock
 
@@ -95,14 +91,35 @@ GLITCH_TESTS = {
     "hpc2-unregistered": "every HPC2 gadget without its three product registers (one LUT4 of a_i, "
                          "Reg b_i, Reg r, Reg(b_j ^ r) into one register): masked at zero delay, its "
                          "glitches show a_i & b",
+    "dom-unregistered": "every DOM product's inner and cross-domain terms XORed into one register a "
+                        "share: masked at zero delay, its glitches show x_i y",
     "refresh-recombined": "the key refresh at a new block makes share 0 as k0 ^ k1 ^ refresh in one LUT "
                           "(share 1: refresh): masked at zero delay, its glitches show the key",
 }
 
 
-def random_bits_per_block(shares: int = 2) -> dict:
+
+def glitch_test_gadget(glitch_test: str) -> str | None:
+    """The gadget whose glitch test mode ``glitch_test`` is (None: any gadget's)."""
+    return next((g for g, t in masked_sbox.UNREGISTERED.items() if t == glitch_test), None)
+
+
+def check_glitch_test(glitch_test: str, gadget: str) -> None:
+    """Refuse a gadget's glitch test mode on a core with another gadget."""
+    masked_sbox.schedule(gadget, 2)
+    owner = glitch_test_gadget(glitch_test)
+    if owner not in (None, gadget):
+        raise ValueError(f"--glitch-test {glitch_test} is the {owner} gadget's test mode; "
+                         f"with --gadget {gadget} use {masked_sbox.UNREGISTERED[gadget]}")
+
+def latency(gadget: str = "hpc2") -> int:
+    """Block in to block out: the last round's arrival, its shares' registers, the buffer."""
+    return NR * masked_sbox.schedule(gadget, 2).latency + 2
+
+
+def random_bits_per_block(shares: int = 2, gadget: str = "hpc2") -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
-    gadget, refresh = gadget_bits(shares), REFRESH_BITS * (shares - 1)
+    gadget, refresh = gadget_bits(shares, gadget), REFRESH_BITS * (shares - 1)
     return {"used": refresh + NR * gadget, "generated": NR * (gadget + refresh),
             "per_clock": gadget + refresh}
 
@@ -113,17 +130,17 @@ def seed_setup(width: int) -> int:
     return bank_warmup(width) + 2
 
 
-def gadget_bits(shares: int) -> int:
+def gadget_bits(shares: int, gadget: str = "hpc2") -> int:
     """The 20 S-boxes' fresh bits a clock on ``shares`` shares."""
-    return (STATE_SBOXES + KEY_SBOXES) * Schedule(GATES, INPUTS, OUTPUTS, shares).random_bits
+    return (STATE_SBOXES + KEY_SBOXES) * masked_sbox.schedule(gadget, shares).random_bits
 
 
 class MaskedAES(wiring.Component):
-    """AES-128 encryption, two shares, HPC2 S-boxes, Trivium randomness (``prng="off"``:
+    """AES-128 encryption, ``shares`` shares, 20 masked S-boxes (``gadget``), Trivium randomness (``prng="off"``:
     a test mode with no randomness, which leaks)."""
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", prng: str = "on",
-                 glitch_test: str = "none", shares: int = 2):
+                 glitch_test: str = "none", shares: int = 2, gadget: str = "hpc2"):
         if key_bits != 128 or direction != "encrypt":
             raise ValueError("the masked core is AES-128 encryption")
         if prng not in ("on", "off"):
@@ -132,19 +149,22 @@ class MaskedAES(wiring.Component):
             raise ValueError(f"glitch_test is one of {', '.join(GLITCH_TESTS)}, not {glitch_test!r}")
         if glitch_test != "none" and prng == "off":
             raise ValueError(GLITCH_NEEDS_PRNG)
-        self.prng, self.glitch_test, self.d = prng, glitch_test, shares
-        self.gadget_bits = gadget_bits(shares)
+        check_glitch_test(glitch_test, gadget)
+        self.prng, self.glitch_test, self.d, self.gadget = prng, glitch_test, shares, gadget
+        self.L = L = masked_sbox.schedule(gadget, shares).latency
+        self.latency = NR * L + 2
+        self.gadget_bits = gadget_bits(shares, gadget)
         self.width = self.gadget_bits + REFRESH_BITS * (shares - 1)
         self.seed_setup = seed_setup(self.width)
-        bits = random_bits_per_block(shares)
+        bits = random_bits_per_block(shares, gadget)
         super().__init__(CoreSignature(CoreInfo(
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
-            directions=("encrypt",), latency=LATENCY, cycles_per_block=NR,
-            cycles_per_block_feedback=LATENCY, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
+            directions=("encrypt",), latency=self.latency, cycles_per_block=NR,
+            cycles_per_block_feedback=self.latency, blocks_in_flight=L, key_setup_cycles=KEY_SETUP,
             seed_bits=SEED_BITS, seed_setup_cycles=self.seed_setup,
             random_bits_per_clock=self.width if prng == "on" else 0,
             parts={"sbox": "datapath", "key_sbox": "key_schedule", **({"prng": "prng"} if prng == "on" else {})},
-            notes=(f"masked at order {shares - 1} ({shares} shares, 20 HPC2 S-boxes); random bits per block: "
+            notes=(f"masked at order {shares - 1} ({shares} shares, 20 {gadget.upper()} S-boxes); random bits per block: "
                    f"{bits['used']} used, {bits['generated']} generated"
                    + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else "")
                    + (f"; TEST MODE glitch-test={glitch_test}: {GLITCH_TESTS[glitch_test]}"
@@ -153,7 +173,8 @@ class MaskedAES(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        d, G = self.d, self.gadget_bits
+        d, G, L = self.d, self.gadget_bits, self.L
+        BUFFER = L + 2                # every block in flight, one in ct0/ct1 and one being read
         rand = self._randomness(m)
         gadget = rand[:G]
         chunk = lambda j: rand[G + 128 * j:G + 128 * (j + 1)]              # noqa: E731
@@ -230,7 +251,7 @@ class MaskedAES(wiring.Component):
         return m
 
     def _sboxes(self, m, sbox_in, word_in, gadget):
-        """16 state S-boxes and 4 SubWord S-boxes, each with its 34 d (d - 1) / 2 fresh bits."""
+        """16 state S-boxes and 4 SubWord S-boxes, each with its own fresh bits."""
         d = self.d
         bits = self.gadget_bits // (STATE_SBOXES + KEY_SBOXES)
         y = [Signal(128, name=f"y{i}", attrs=share_attrs(i)) for i in range(d)]
@@ -239,8 +260,7 @@ class MaskedAES(wiring.Component):
                 [[bytes_of(word_in[i])[b] for i in range(d)] for b in range(4)]
         outs = []
         for n, xs in enumerate(lanes):
-            box = MaskedCircuit(GATES, INPUTS, OUTPUTS, shares=d,
-                                unregistered=self.glitch_test == "hpc2-unregistered")
+            box = masked_sbox.sbox(self.gadget, d, self.glitch_test == masked_sbox.UNREGISTERED[self.gadget])
             m.submodules[f"sbox{n}" if n < 16 else f"key_sbox{n - 16}"] = box
             m.d.comb += [box.x[i].eq(xs[i]) for i in range(d)]
             m.d.comb += box.rand.eq(gadget[bits * n:bits * (n + 1)])

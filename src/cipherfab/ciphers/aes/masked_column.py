@@ -4,7 +4,7 @@ SMAesH) or 1 (byte-serial), secure at order ``d - 1`` with glitches (issue 36).
 Theory of operation
 -------------------
 The state, the round key and the stored key live as ``d`` shares.  Every round is ``20 / S``
-issues to the ``S`` HPC2 S-boxes (:class:`~cipherfab.hw.masking.masked.MaskedCircuit`, latency
+issues to the ``S`` masked S-boxes (:mod:`.masked_sbox`: HPC2 or DOM, latency
 ``L``), in the order of :mod:`.masked_plan`: the key issues (``RotWord(w3)`` of the previous
 round key, ``S`` bytes each), then ``ShiftRows(state)`` column by column.  When a key word
 is complete its round key is written (``w0 ^ SubWord ^ rcon`` in share 0, the XOR chain
@@ -45,25 +45,25 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFO
 
 from ...hw.info import CoreInfo, CoreSignature
-from ...hw.masking.masked import MaskedCircuit, Schedule, pairs, share_attrs, xor_all
+from ...hw.masking.masked import pairs, share_attrs, xor_all
 from ...hw.masking.trivium import TriviumBank, seed_port
 from .masked import seed_setup
 from .masked_plan import NR, plan
 from .reference import RCON
 from .round import _mix_column, bytes_of, from_bytes, rot_word, words_of
-from .sbox_circuit import GATES, INPUTS, OUTPUTS
+from . import masked_sbox
 
 SEED_BITS = 160
 KEY_SETUP = 1
 
 
 class MaskedColumnAES(wiring.Component):
-    """AES-128 encryption on ``shares`` shares with ``sboxes`` (4 or 1) HPC2 S-boxes."""
+    """AES-128 encryption on ``shares`` shares with ``sboxes`` (4 or 1) masked S-boxes (``gadget``)."""
 
     def __init__(self, sboxes: int = 4, shares: int = 2, prng: str = "on", glitch_test: str = "none",
-                 notes: tuple = ()):
-        self.S, self.d, self.prng, self.glitch_test = sboxes, shares, prng, glitch_test
-        self.schedule = Schedule(GATES, INPUTS, OUTPUTS, shares)
+                 notes: tuple = (), gadget: str = "hpc2"):
+        self.S, self.d, self.prng, self.glitch_test, self.gadget = sboxes, shares, prng, glitch_test, gadget
+        self.schedule = masked_sbox.schedule(gadget, shares)
         self.plan = p = plan(sboxes, self.schedule.latency)
         self.gadget_bits = sboxes * self.schedule.random_bits
         self.refresh_bits = 8 * sboxes * (shares - 1)
@@ -78,6 +78,10 @@ class MaskedColumnAES(wiring.Component):
             random_bits_per_clock=self.width if prng == "on" else 0,
             parts={"sbox": "datapath", **({"prng": "prng"} if prng == "on" else {})},
             notes=notes)))
+
+    def sbox(self, unregistered: bool = False):
+        """One of this core's masked S-boxes alone (``unregistered``: its glitch TEST MODE)."""
+        return masked_sbox.sbox(self.gadget, self.d, unregistered)
 
     # -- the datapath -----------------------------------------------------------------------
     def elaborate(self, platform):
@@ -111,8 +115,7 @@ class MaskedColumnAES(wiring.Component):
         y = [Signal(8 * S, name=f"sbox_out{i}", attrs=share_attrs(i)) for i in range(d)]
         per = self.schedule.random_bits
         for b in range(S):
-            box = MaskedCircuit(GATES, INPUTS, OUTPUTS, shares=d,
-                                unregistered=self.glitch_test == "hpc2-unregistered")
+            box = masked_sbox.sbox(self.gadget, d, self.glitch_test == masked_sbox.UNREGISTERED[self.gadget])
             m.submodules[f"sbox{b}"] = box
             m.d.comb += box.rand.eq(gadget[per * b:per * (b + 1)])
             for i in range(d):
@@ -406,9 +409,9 @@ class MaskedColumnAES(wiring.Component):
         return bits
 
 
-def random_bits(sboxes: int, shares: int) -> dict:
+def random_bits(sboxes: int, shares: int, gadget: str = "hpc2") -> dict:
     """Fresh bits a clock (gadgets, key re-sharing) and a block."""
-    s = Schedule(GATES, INPUTS, OUTPUTS, shares)
+    s = masked_sbox.schedule(gadget, shares)
     p = plan(sboxes, s.latency)
     gadget, refresh = sboxes * s.random_bits, 8 * sboxes * (shares - 1)
     used = NR * 20 * s.random_bits                     # 20 S-box evaluations a round

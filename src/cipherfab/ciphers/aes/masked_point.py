@@ -5,31 +5,34 @@ from __future__ import annotations
 
 from ...hw.masking.masked import MAX_SHARES
 from ...registry import Architecture, Param, Rule
-from .masked import GLITCH_NEEDS_PRNG, GLITCH_TESTS, MaskedAES
+from .masked import GLITCH_NEEDS_PRNG, GLITCH_TESTS, MaskedAES, check_glitch_test, glitch_test_gadget
 from .masked_column import MaskedColumnAES, random_bits
+from .masked_sbox import GADGETS
 
 SBOXES = (20, 4, 1)
 SHARES = tuple(range(2, MAX_SHARES + 1))
 TEST_MODES_ON_TWO = "the test modes (--prng off, --glitch-test) are built on 2 shares"
+OTHER_GADGETS_TEST = "a gadget's glitch test mode (--glitch-test hpc2-unregistered, dom-unregistered) needs that --gadget"
 
 
 def masked_core(key_bits: int = 128, direction: str = "encrypt", prng: str = "on",
-                glitch_test: str = "none", sboxes: int = 20, shares: int = 2):
+                glitch_test: str = "none", sboxes: int = 20, shares: int = 2, gadget: str = "hpc2"):
     """The masked core of a point: the 20-S-box ring, or 4 / 1 S-boxes in lanes."""
     if sboxes == 20:
-        return MaskedAES(key_bits, direction, prng, glitch_test, shares)
+        return MaskedAES(key_bits, direction, prng, glitch_test, shares, gadget)
     if key_bits != 128 or direction != "encrypt":
         raise ValueError("the masked core is AES-128 encryption")
     if glitch_test != "none" and prng == "off":
         raise ValueError(GLITCH_NEEDS_PRNG)
-    bits = random_bits(sboxes, shares)
-    notes = (f"masked at order {shares - 1} ({shares} shares, {sboxes} HPC2 S-box"
+    check_glitch_test(glitch_test, gadget)
+    bits = random_bits(sboxes, shares, gadget)
+    notes = (f"masked at order {shares - 1} ({shares} shares, {sboxes} {gadget.upper()} S-box"
              f"{'es' if sboxes > 1 else ''}); random bits a clock: {bits['per_clock']} "
              f"({bits['gadget_per_clock']} to the gadgets, the rest re-share the key)"
              + ("; TEST MODE prng=off: no randomness, unmasked" if prng == "off" else "")
              + (f"; TEST MODE glitch-test={glitch_test}: {GLITCH_TESTS[glitch_test]}"
                 if glitch_test != "none" else ""),)
-    return MaskedColumnAES(sboxes, shares, prng, glitch_test, notes)
+    return MaskedColumnAES(sboxes, shares, prng, glitch_test, notes, gadget)
 
 
 class _TestModeParam(Param):
@@ -68,14 +71,21 @@ MASKED = Architecture(
         _CountParam("shares", SHARES, 2,
                     "shares d: secure at order d - 1 (HPC2 takes d (d - 1) / 2 fresh bits per "
                     "AND gate)", quiet_default=True),
+        Param("gadget", tuple(GADGETS), "hpc2",
+              "the masked S-box: " + "; ".join(f"{k}: {v}" for k, v in GADGETS.items()),
+              quiet_default=True),
     ),
     rules=(Rule(GLITCH_NEEDS_PRNG, lambda v: v["prng"] == "off" and v["glitch_test"] != "none"),
            Rule(TEST_MODES_ON_TWO, lambda v: v.get("shares", 2) != 2
-                and (v["prng"] == "off" or v["glitch_test"] != "none"))),
+                and (v["prng"] == "off" or v["glitch_test"] != "none")),
+           Rule(OTHER_GADGETS_TEST, lambda v: glitch_test_gadget(v["glitch_test"]) not in
+                (None, v.get("gadget", "hpc2")))),
     # the test modes run in verify --all (each 20-S-box point compiles for about a minute)
     test_points=({"key_bits": 128, "direction": "encrypt", "prng": "on"},
                  {"key_bits": 128, "direction": "encrypt", "prng": "on", "sboxes": 4, "shares": 2},
-                 {"key_bits": 128, "direction": "encrypt", "prng": "on", "sboxes": 1, "shares": 3}),
+                 {"key_bits": 128, "direction": "encrypt", "prng": "on", "sboxes": 1, "shares": 3},
+                 {"key_bits": 128, "direction": "encrypt", "prng": "on", "sboxes": 4, "shares": 2,
+                  "gadget": "dom"}),
     paper="beyond the papers: issues 20, 36 (HPC2, Cassiers et al. 2021; Boyar-Peralta S-box "
-          "circuit; the 4-S-box column after SMAesH)",
+          "circuit; DOM, Gross et al. 2016 and CT-RSA 2017; the 4-S-box column after SMAesH)",
 )

@@ -89,6 +89,13 @@ class Schedule:
         """Fresh bits an evaluation takes: ``d (d - 1) / 2`` per AND gate."""
         return len(self.and_gates) * len(pairs(self.shares))
 
+    @property
+    def rand_clocks(self) -> list[tuple[int, int, int]]:
+        """``(first bit, bits, clock)`` of each AND gadget's part of ``rand``: taken at the
+        clock its ``b`` operand is registered."""
+        per = len(pairs(self.shares))
+        return [(n * per, per, t) for n, (_, t, _, _) in enumerate(self.and_gates)]
+
 
 class MaskedCircuit(wiring.Component):
     """``x`` (shares ``x[0]`` .. ``x[d-1]``; bit k is input k of the list) to ``y`` after
