@@ -40,6 +40,20 @@ RUNS = {
     "refresh-recombined-sboxes4": ("masked, 4 S-boxes, `--glitch-test refresh-recombined`",
                                    "--arch masked --sboxes 4 --glitch-test refresh-recombined --model robust "
                                    "--traces 102400 -j 2"),
+    "masked-dom": ("masked, DOM S-boxes", "--arch masked --gadget dom --model robust --traces 1000000 -j 1"),
+    "masked-sboxes4-dom": ("masked, 4 DOM S-boxes",
+                           "--arch masked --sboxes 4 --gadget dom --model robust --traces 1000000 -j 1"),
+    "masked-sboxes1-dom": ("masked, 1 DOM S-box",
+                           "--arch masked --sboxes 1 --gadget dom --model robust --traces 1000000 -j 1"),
+    "masked-sboxes4-shares3-dom": ("masked, 4 DOM S-boxes, 3 shares (first order)",
+                                   "--arch masked --sboxes 4 --shares 3 --gadget dom --model robust "
+                                   "--traces 102400 -j 1"),
+    "masked-sboxes1-shares3-dom": ("masked, 1 DOM S-box, 3 shares (first order)",
+                                   "--arch masked --sboxes 1 --shares 3 --gadget dom --model robust "
+                                   "--traces 102400 -j 1"),
+    "dom-unregistered-sboxes4": ("masked, 4 DOM S-boxes, `--glitch-test dom-unregistered`",
+                                 "--arch masked --sboxes 4 --gadget dom --glitch-test dom-unregistered "
+                                 "--model robust --traces 102400 -j 1"),
 }
 START, END = "<!-- robust-table -->\n", "\n\n"
 
