@@ -28,9 +28,10 @@ def test_aes_declaration_and_defaults():
     # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages x2 key clocks, pipeline 3x4x4x2 keys,
     # unrolled (4+6+4 k values)x2, column 3, byte 3; key_specific 3 sbox x 6 variants less
     # the two ROM variants' 2 logic S-boxes, key_specific_pipeline 4 sbox x 4 stages x 3 variants,
-    # masked: 20, 4 and 1 S-boxes, each prng on and off and the two glitch test modes (prng
-    # on only) on 2 shares, and on 3 and 4 shares (prng on, no test mode)
-    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 3 * (4 + 2)
+    # masked: 20, 4 and 1 S-boxes, each gadget (HPC2, DOM) with prng on and off and two glitch
+    # test modes (prng on only: its own and refresh-recombined) on 2 shares, and on 3 and 4
+    # shares (prng on, no test mode)
+    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 2 * 3 * (4 + 2)
 
 
 def test_an_option_added_later_keeps_the_default_points_names():
@@ -40,6 +41,9 @@ def test_an_option_added_later_keeps_the_default_points_names():
     # --glitch-test came after the masked core; its dashes become underscores in names
     assert resolve("aes", "masked").top == "aes_masked_128_encrypt_on"
     assert resolve("aes", "masked", glitch_test="hpc2-unregistered").top == "aes_masked_128_encrypt_on_hpc2_unregistered"
+    # --gadget came after them: hpc2 stays out of names
+    assert resolve("aes", "masked", sboxes=4, gadget="hpc2").top == "aes_masked_128_encrypt_on_sboxes4"
+    assert resolve("aes", "masked", sboxes=4, gadget="dom").top == "aes_masked_128_encrypt_on_sboxes4_dom"
 
 
 @pytest.mark.parametrize("given, needle", [
