@@ -7,6 +7,7 @@ mode, which puts every product's terms into one register.
 ``python tests/aes/test_dom_cones.py`` runs the same walk on the whole 4-S-box DOM core
 (about a minute of Yosys) and prints the count per module."""
 
+import json
 import re
 import sys
 
@@ -19,10 +20,9 @@ ONE_SHARE = re.compile(r"_s(\d)_(?:in|c|d\d)\b|(?:^|\.)(?:a|dd|tinv|dinv)_s(\d)\
 
 
 def foreign_cones(netlist: dict, module: str) -> dict[str, set[str]]:
-    """For each one-share register (by name) whose input cone reaches a register named with
-    another share: those registers' names."""
-    import json
-    mod = (json.loads(netlist) if isinstance(netlist, str) else netlist)["modules"][module]
+    """For each one-share register (by name) of ``module`` in a Yosys JSON netlist whose input
+    cone reaches a register named with another share: those registers' names."""
+    mod = netlist["modules"][module]
     names: dict[int, list[str]] = {}
     for n, v in mod["netnames"].items():
         for b in v["bits"]:
@@ -70,16 +70,17 @@ def foreign_cones(netlist: dict, module: str) -> dict[str, set[str]]:
 
 
 def _sbox_netlist(unregistered: bool) -> dict:
+    """The flat synthesized netlist of one DOM S-box on 2 shares (Yosys JSON, cached)."""
     from cipherfab.ciphers.aes.masked_sbox_dom import MaskedSboxDOM
-    text = synthesized_once(rtlil.convert(MaskedSboxDOM(2, unregistered), name="sbox"), "sbox", "read_rtlil", None)
-    return text
+    return json.loads(synthesized_once(rtlil.convert(MaskedSboxDOM(2, unregistered), name="sbox"), "sbox",
+                                       "read_rtlil", None))
 
 
 def test_no_one_share_register_reads_another_share():
-    regs = [r for r in __import__("json").loads(_sbox_netlist(False))["modules"]["sbox"]["netnames"]
-            if ONE_SHARE.search(r)]
+    net = _sbox_netlist(False)
+    regs = [r for r in net["modules"]["sbox"]["netnames"] if ONE_SHARE.search(r)]
     assert len(regs) > 20                                 # the walk looks at the registers it means
-    assert foreign_cones(_sbox_netlist(False), "sbox") == {}
+    assert foreign_cones(net, "sbox") == {}
 
 
 def test_the_glitch_test_mode_is_found():
@@ -93,7 +94,7 @@ if __name__ == "__main__":                                  # the whole 4-S-box 
     point = resolve("aes", "masked", sboxes=4, gadget="dom",
                     glitch_test=sys.argv[1] if len(sys.argv) > 1 else "none")
     text, top = generate_verilog(point)[0], point.top
-    net = __import__("json").loads(synthesized_once(text, top, "read_verilog", None))
+    net = json.loads(synthesized_once(text, top, "read_verilog", None))
     total = foreign_cones(net, top)
     print(f"{top}: {len(total)} one-share registers whose input cone reads another share's registers")
     for reg, other in sorted(total.items())[:10]:
