@@ -88,7 +88,7 @@ def test_ice40_log_and_clock_name():
 
 
 @pytest.mark.parametrize("fixture,device,message", [
-    ("ice40_hx8k_lc_overflow.log", "ice40-hx8k", "needs 11419 LC, ice40-hx8k has 7680"),
+    ("ice40_hx8k_lc_overflow.log", "ice40-hx8k", "needs 11,419 LC, ice40-hx8k has 7,680"),
     ("ice40_up5k_io_overflow.log", "ice40-up5k", "needs 102 IO, ice40-up5k has 39"),
     ("ecp5_25k_ebr_overflow.log", "ecp5-25k", "needs 60 EBR, ecp5-25k has 56"),
 ])

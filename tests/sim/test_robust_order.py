@@ -38,7 +38,7 @@ def test_probe_sets_keep_maximal_observations_and_each_union_once():
     (lambda: probe_sets([(i,) for i in range(100)], 3, limit=1000), "161,700 sets of 100 maximal observations"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, clocks=[9]), "clock 9 is outside the run"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, fixed=256), "the fixed S-box input is a byte"),
-    (lambda: robust_sbox.evaluate(5, 1, 4096), "2 to 4 shares, not 5"),
+    (lambda: robust_sbox.evaluate(5, 1, 4096), "--shares 5 is not supported; choose from 2, 3, 4"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, gadget="ti"), "--gadget 'ti' is not supported; choose from hpc2, dom")])
 def test_bad_input_is_one_line(call, said):
     with pytest.raises((CipherfabError, ValueError), match=said) as e:

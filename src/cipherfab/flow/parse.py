@@ -196,7 +196,10 @@ def resource_names() -> dict[str, str]:
 def overflow_message(util: dict[str, tuple[int, int]], device: str) -> str | None:
     """``needs N LUT4, ecp5-25k has M`` for each over-used resource, or None if it fits."""
     names = resource_names()
-    over = [(names.get(k, k), u, a) for k, (u, a) in util.items() if u > a]
-    if not over:
-        return None
-    return "; ".join(f"needs {u} {name}, {device} has {a}" for name, u, a in over)
+    return over_message([(names.get(k, k), u, a) for k, (u, a) in util.items()], device)
+
+
+def over_message(needs, device: str) -> str | None:
+    """``needs 11,419 LC, ice40-hx8k has 7,680`` for each ``(what, used, available)`` used
+    beyond what is available (placed or synthesized counts alike), or None."""
+    return "; ".join(f"needs {u:,} {what}, {device} has {a:,}" for what, u, a in needs if u > a) or None

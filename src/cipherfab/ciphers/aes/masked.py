@@ -98,7 +98,6 @@ GLITCH_TESTS = {
 }
 
 
-
 def glitch_test_gadget(glitch_test: str) -> str | None:
     """The gadget whose glitch test mode ``glitch_test`` is (None: any gadget's)."""
     return next((g for g, t in masked_sbox.UNREGISTERED.items() if t == glitch_test), None)
@@ -106,22 +105,23 @@ def glitch_test_gadget(glitch_test: str) -> str | None:
 
 def check_glitch_test(glitch_test: str, gadget: str) -> None:
     """Refuse a gadget's glitch test mode on a core with another gadget."""
-    masked_sbox.schedule(gadget, 2)
+    masked_sbox.check(gadget)
     owner = glitch_test_gadget(glitch_test)
     if owner not in (None, gadget):
         raise ValueError(f"--glitch-test {glitch_test} is the {owner} gadget's test mode; "
                          f"with --gadget {gadget} use {masked_sbox.UNREGISTERED[gadget]}")
 
-def latency(gadget: str = "hpc2") -> int:
+
+def latency(gadget: str = "hpc2", shares: int = 2) -> int:
     """Block in to block out: the last round's arrival, its shares' registers, the buffer."""
-    return NR * masked_sbox.schedule(gadget, 2).latency + 2
+    return NR * masked_sbox.schedule(gadget, shares).latency + 2
 
 
 def random_bits_per_block(shares: int = 2, gadget: str = "hpc2") -> dict:
     """Fresh bits the core uses for one block, and bits its generators make meanwhile."""
-    gadget, refresh = gadget_bits(shares, gadget), REFRESH_BITS * (shares - 1)
-    return {"used": refresh + NR * gadget, "generated": NR * (gadget + refresh),
-            "per_clock": gadget + refresh}
+    gadgets, refresh = gadget_bits(shares, gadget), REFRESH_BITS * (shares - 1)
+    return {"used": refresh + NR * gadgets, "generated": NR * (gadgets + refresh),
+            "per_clock": gadgets + refresh}
 
 
 def seed_setup(width: int) -> int:
@@ -152,11 +152,11 @@ class MaskedAES(wiring.Component):
         check_glitch_test(glitch_test, gadget)
         self.prng, self.glitch_test, self.d, self.gadget = prng, glitch_test, shares, gadget
         self.L = L = masked_sbox.schedule(gadget, shares).latency
-        self.latency = NR * L + 2
+        self.latency = latency(gadget, shares)
         self.gadget_bits = gadget_bits(shares, gadget)
-        self.width = self.gadget_bits + REFRESH_BITS * (shares - 1)
-        self.seed_setup = seed_setup(self.width)
         bits = random_bits_per_block(shares, gadget)
+        self.width = bits["per_clock"]
+        self.seed_setup = seed_setup(self.width)
         super().__init__(CoreSignature(CoreInfo(
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
             directions=("encrypt",), latency=self.latency, cycles_per_block=NR,
@@ -288,6 +288,7 @@ class MaskedAES(wiring.Component):
         """Every clock: the gadgets' bits, then 128 (d - 1) for the key refresh."""
         width = self.width
         bits = Signal(width)
+        self._bank = None
         if self.prng == "off":
             return bits                                            # all zero: the test mode
         m.submodules.prng = bank = TriviumBank(width)
@@ -300,8 +301,7 @@ class MaskedAES(wiring.Component):
         keys and blocks wait ``seed_setup`` clocks for its warm-up (with prng off, the same
         wait).  A key is split into shares at its handshake with the bank's bits in the
         randomness register; the key never enters the bank."""
-        seed_port(m, self._bank if self.prng == "on" else None, self.seed, seeded, seed_wait,
-                  self.seed_setup)
+        seed_port(m, self._bank, self.seed, seeded, seed_wait, self.seed_setup)
         took_key = self.key.valid & self.key.ready
         with m.If(took_key):
             m.d.sync += [k[0].eq(self.key.payload ^ xor_all(split)), keyed.eq(1)]

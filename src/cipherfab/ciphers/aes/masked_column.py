@@ -65,9 +65,8 @@ class MaskedColumnAES(wiring.Component):
         self.S, self.d, self.prng, self.glitch_test, self.gadget = sboxes, shares, prng, glitch_test, gadget
         self.schedule = masked_sbox.schedule(gadget, shares)
         self.plan = p = plan(sboxes, self.schedule.latency)
-        self.gadget_bits = sboxes * self.schedule.random_bits
-        self.refresh_bits = 8 * sboxes * (shares - 1)
-        self.width = self.gadget_bits + self.refresh_bits
+        bits = random_bits(sboxes, shares, gadget)
+        self.gadget_bits, self.width = bits["gadget_per_clock"], bits["per_clock"]
         self.buffer_depth = p.lanes + 1
         super().__init__(CoreSignature(CoreInfo(
             block_bits=128, key_bits=128, key_bits_effective=128, key_interface="stream",
@@ -217,8 +216,7 @@ class MaskedColumnAES(wiring.Component):
             self.seed.ready.eq((in_flight == 0) & (loading == 0)),
         ]
         self._key_store(m, k, zero_sharing, r, loading, keyed, in_flight, warm)
-        seed_port(m, self._bank if self.prng == "on" else None, self.seed, seeded, seed_wait,
-                  seed_setup(self.width))
+        seed_port(m, self._bank, self.seed, seeded, seed_wait, seed_setup(self.width))
         self.probes = {"k": k, "rand": rand, "rk": rk, "st": st, "slot": slot}   # for tests
         return m
 
@@ -401,6 +399,7 @@ class MaskedColumnAES(wiring.Component):
 
     def _randomness(self, m):
         bits = Signal(self.width)
+        self._bank = None
         if self.prng == "off":
             return bits                                            # all zero: the test mode
         m.submodules.prng = bank = TriviumBank(self.width)
@@ -413,8 +412,8 @@ def random_bits(sboxes: int, shares: int, gadget: str = "hpc2") -> dict:
     """Fresh bits a clock (gadgets, key re-sharing) and a block."""
     s = masked_sbox.schedule(gadget, shares)
     p = plan(sboxes, s.latency)
-    gadget, refresh = sboxes * s.random_bits, 8 * sboxes * (shares - 1)
+    gadgets, refresh = sboxes * s.random_bits, 8 * sboxes * (shares - 1)
     used = NR * 20 * s.random_bits                     # 20 S-box evaluations a round
-    return {"per_clock": gadget + refresh, "gadget_per_clock": gadget,
-            "per_block": (gadget + refresh) * p.cycles_per_block, "gadgets_per_block": used,
+    return {"per_clock": gadgets + refresh, "gadget_per_clock": gadgets,
+            "per_block": (gadgets + refresh) * p.cycles_per_block, "gadgets_per_block": used,
             "pairs": len(pairs(shares))}

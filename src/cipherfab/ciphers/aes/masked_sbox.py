@@ -29,18 +29,21 @@ GADGETS = {
 UNREGISTERED = {"hpc2": "hpc2-unregistered", "dom": "dom-unregistered"}
 
 
+def check(gadget: str) -> None:
+    """Refuse a gadget this module does not have."""
+    if gadget not in GADGETS:
+        raise ValueError(f"the masked S-box gadget is one of {', '.join(GADGETS)}, not {gadget!r}")
+
+
 def schedule(gadget: str, shares: int):
     """Latency and fresh bits of one S-box (no hardware)."""
-    if gadget == "hpc2":
-        return Schedule(GATES, INPUTS, OUTPUTS, shares)
-    if gadget == "dom":
-        return DomSchedule(shares)
-    raise ValueError(f"the masked S-box gadget is one of {', '.join(GADGETS)}, not {gadget!r}")
+    check(gadget)
+    return Schedule(GATES, INPUTS, OUTPUTS, shares) if gadget == "hpc2" else DomSchedule(shares)
 
 
 def sbox(gadget: str, shares: int, unregistered: bool = False):
     """One masked S-box component (``unregistered``: the gadget's glitch TEST MODE)."""
-    schedule(gadget, shares)
+    check(gadget)
     if gadget == "hpc2":
         return MaskedCircuit(GATES, INPUTS, OUTPUTS, unregistered=unregistered, shares=shares)
     return MaskedSboxDOM(shares, unregistered)

@@ -32,7 +32,7 @@ from amaranth.lib.wiring import In, Out
 
 from ...hw import gf
 from ...hw.masking import dom
-from ...hw.masking.masked import MAX_SHARES, pairs, share_attrs
+from ...hw.masking.masked import check_shares, pairs, share_attrs
 
 #: (name, field bits, clock its z is taken) of each product, in the order of their bits in ``rand``
 PRODUCTS = (("d", 4, 1), ("t", 2, 3), ("e1", 2, 5), ("e0", 2, 5), ("o1", 4, 7), ("o0", 4, 7))
@@ -49,8 +49,7 @@ class DomSchedule:
     """Latency and fresh bits of the DOM S-box on ``shares`` shares (no hardware)."""
 
     def __init__(self, shares: int):
-        if not 2 <= shares <= MAX_SHARES:
-            raise ValueError(f"a masked circuit has 2 to {MAX_SHARES} shares, not {shares}")
+        check_shares(shares)
         self.shares, self.latency = shares, LATENCY
 
     @property

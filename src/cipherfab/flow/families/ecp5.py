@@ -11,6 +11,7 @@ import math
 from collections import Counter
 
 from . import SHAPES_18K, BlockRam, Family
+from ..parse import over_message
 
 PACKAGE = "CABGA381"
 
@@ -35,10 +36,8 @@ class Ecp5(Family):
         cap = self.capacity(name)
         if not cap:
             return None
-        needs = {"LUT4": (totals.get("lut4", 0) + 2 * totals.get("ccu2", 0), cap["lut4"]),
-                 "FF": (totals.get("ff", 0), cap["ff"])}
-        over = [f"needs {u:,} {what}, {name} has {a:,}" for what, (u, a) in needs.items() if u > a]
-        return "; ".join(over) or None
+        return over_message([("LUT4", totals.get("lut4", 0) + 2 * totals.get("ccu2", 0), cap["lut4"]),
+                             ("FF", totals.get("ff", 0), cap["ff"])], name)
 
     def placed_counts(self, cells) -> Counter:
         c: Counter = Counter()

@@ -63,12 +63,17 @@ def share_attrs(i: int) -> dict:
     return {SHARE_ATTR: str(i)}
 
 
+def check_shares(shares: int) -> None:
+    """Refuse a share count the masked circuits do not take (before any hardware)."""
+    if not 2 <= shares <= MAX_SHARES:
+        raise ValueError(f"a masked circuit has 2 to {MAX_SHARES} shares, not {shares}")
+
+
 class Schedule:
     """Stages of every signal of a gate list, and the latency (pure Python, no hardware)."""
 
     def __init__(self, gates, inputs, outputs, shares: int = SHARES):
-        if not 2 <= shares <= MAX_SHARES:
-            raise ValueError(f"a masked circuit has 2 to {MAX_SHARES} shares, not {shares}")
+        check_shares(shares)
         self.shares = shares
         self.gates, self.inputs, self.outputs = tuple(gates), tuple(inputs), tuple(outputs)
         stage = dict.fromkeys(self.inputs, 0)
