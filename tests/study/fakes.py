@@ -57,7 +57,8 @@ def fake_design_source(cipher: str = "aes", *, arch: str = "iterative", key_bits
 def fake_build(source: DesignSource, *, device: str = "ecp5-85k", seed: int = 1,
                use_cache: bool = True, placer: str | None = None, router: str | None = None,
                abc9: bool | None = None, widelut: bool | None = None,
-               flatten: bool | None = None, share_placement: str | None = None) -> dict:
+               flatten: bool | None = None, share_placement: str | None = None,
+               ebr_outreg: bool | None = None) -> dict:
     d = source.design
     if d.get("fail") == "build" or seed in d.get("fail_seeds", ()):
         raise CipherfabError(f"nextpnr failed to route {source.top} (seed {seed})")

@@ -67,6 +67,7 @@ STUDY = [
     (["study", "quick", "--placer", "annealing"], "argument --placer: invalid choice: 'annealing'"),
     (["study", "quick", "--router", "router3"], "argument --router: invalid choice: 'router3'"),
     (["study", "quick", "--abc9", "--no-abc9"], "argument --abc9/--no-abc9: given both ways"),
+    (["study", "quick", "--ebr-outreg"], "--ebr-outreg needs --flatten"),
     (["study", "quick", "--device", "ice40-hx8k", "--no-widelut"],
      "--no-widelut applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
     (["study", "families", "--device", "ecp5-85k"],

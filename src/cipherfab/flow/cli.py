@@ -15,7 +15,8 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import ECP5_ONLY, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions
+from .options import (NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions, check_device_options,
+                      check_together)
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -100,6 +101,10 @@ def add_flow_arguments(group) -> None:
                        help="synthesize the core flat, or (default, --no-flatten) keep each declared "
                             "part's module for the area split per part (a boundary the LUT mapper "
                             "does not optimize across)")
+    group.add_argument("--ebr-outreg", action=_Switch,
+                       help="move the register after each block-RAM read into the block RAM's output "
+                            "register (REGMODE OUTREG), as vendor synthesis does; with --flatten (ECP5). "
+                            "Default --no-ebr-outreg: the netlist as Yosys maps it")
 
 
 def flow_options(args) -> dict:
@@ -300,11 +305,7 @@ def _check_flow(args, device: Device) -> None:
                 raise CipherfabError(f"--{flag.replace('_', '-')} applies to place and route: {device.name} is synthesis only")
     elif args.router is not None:
         FlowOptions(router=args.router).check(device)
-    if not device.supports("synth_options"):
-        for flag in ECP5_ONLY:
-            if getattr(args, flag) is not None:
-                raise CipherfabError(f"--{'' if getattr(args, flag) else 'no-'}{flag} applies to "
-                                     f"ECP5 devices (synth_ecp5), not {device.name}")
+    check_device_options(flow_options(args), device)
     if args.bitstream is not None:
         if args.paths is not None:
             raise CipherfabError("--paths does not apply to --bitstream builds: the out-of-context "
@@ -315,6 +316,7 @@ def _check_flow(args, device: Device) -> None:
                                      "default flow)")
         from .incontext import check_device
         check_device(device)
+    check_together(flow_options(args))
     check_paths(args.paths, device)
     if args.seeds is not None and args.seeds > 1:
         if args.workdir is not None:

@@ -29,6 +29,9 @@ key and record are what they were before the options existed.
   (default) places, moves every cell of one share domain out of each slice that holds both,
   and routes that placement (:mod:`.share_place`); ``free`` places it as any design.  Other
   cores are placed the one way; ``free`` is refused for them.  ECP5.
+* **ebr_outreg**: move the fabric register after each block-RAM read port into the block
+  RAM's output register (``--ebr-outreg``; :mod:`.ebr_outreg`), or leave the netlist as
+  Yosys maps it (default).  ECP5, with ``--flatten`` (the pass sees one module).
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -46,10 +49,10 @@ PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
 SHARE_PLACEMENTS = ("separate", "free")
 #: the option names, as build() keywords, study point parameters and record keys
-NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement")
+NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "ebr_outreg")
 #: the options that are true or false, and of those the ones only ``synth_ecp5`` has
-SWITCHES = ("abc9", "widelut", "flatten")
-ECP5_ONLY = ("abc9", "widelut")
+SWITCHES = ("abc9", "widelut", "flatten", "ebr_outreg")
+ECP5_ONLY = ("abc9", "widelut", "ebr_outreg")
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -64,6 +67,7 @@ class FlowOptions:
     widelut: bool = True
     flatten: bool = False
     share_placement: str = "separate"
+    ebr_outreg: bool = False
 
     @classmethod
     def of(cls, **given) -> "FlowOptions":
@@ -103,11 +107,8 @@ class FlowOptions:
         if not device.synthesis_only and self.router not in device.kind.routers:
             raise CipherfabError(f"--router {self.router} is not offered on {device.name}: "
                                  f"{device.kind.title} routes with {' or '.join(device.kind.routers)}")
-        if not device.supports("synth_options"):
-            for name in ECP5_ONLY:
-                if name in self.changed():
-                    raise CipherfabError(f"--no-{name} applies to ECP5 devices (synth_ecp5), "
-                                         f"not {device.name}")
+        check_device_options(self.changed(), device)
+        check_together(self.changed())
 
     def synth_lines(self, device: Device, top: str) -> list[str]:
         """The Yosys commands that synthesize ``top``: one ``synth_*`` line by default."""
@@ -132,9 +133,27 @@ class FlowOptions:
         return {**asdict(self), "retime": RETIME}
 
 
+def check_device_options(given: dict, device: Device) -> None:
+    """Refuse an ECP5-only option given (its value not None) for another device."""
+    if device.supports("synth_options"):
+        return
+    for name in ECP5_ONLY:
+        if given.get(name) is not None:
+            flag = ("" if given[name] else "no-") + name.replace("_", "-")
+            raise CipherfabError(f"--{flag} applies to ECP5 devices (synth_ecp5), not {device.name}")
+
+
+def check_together(given: dict) -> None:
+    """Refuse options that need another one: ``--ebr-outreg`` without ``--flatten``."""
+    if given.get("ebr_outreg") and not given.get("flatten"):
+        raise CipherfabError("--ebr-outreg needs --flatten (the pass moves a register into its "
+                             "block RAM only when both are in one module)")
+
+
 def label_part(name: str, value) -> str:
     """How a flow option reads in a design point's label: ``router2``, ``sa``, ``no-abc9``."""
     if isinstance(value, bool):
+        name = name.replace("_", "-")
         return name if value else f"no-{name}"
     if name == "share_placement":
         return f"shares-{value}"

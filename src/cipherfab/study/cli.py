@@ -142,14 +142,11 @@ def _check_device(name: str) -> None:
 def _check_flow(args, device: str) -> None:
     """Synthesis flow options are synth_ecp5's: refused for a study on another device (a router
     the device's family does not offer is refused by run_study, before any build)."""
+    from ..flow.cli import flow_options
     from ..flow.devices import get_device
-    from ..flow.options import ECP5_ONLY
-    takes = get_device(device).supports("synth_options")
-    for name in ECP5_ONLY:
-        value = getattr(args, name)
-        if value is not None and not takes:
-            raise CipherfabError(f"--{'' if value else 'no-'}{name} applies to ECP5 devices "
-                                 f"(synth_ecp5), not {device}")
+    from ..flow.options import check_device_options, check_together
+    check_device_options(flow_options(args), get_device(device))
+    check_together(flow_options(args))
 
 
 def _check_files(names, kind: str, option: str) -> None:
