@@ -29,7 +29,7 @@ RUNS = {
     "masked-sboxes1-shares3": ("masked, 1 S-box, 3 shares (first order)",
                                "--arch masked --sboxes 1 --shares 3 --model robust --traces 102400 -j 1"),
     "masked-sboxes4-shares4": ("masked, 4 S-boxes, 4 shares (first order)",
-                               "--arch masked --sboxes 4 --shares 4 --model robust --traces 102400 -j 1"),
+                               "--arch masked --sboxes 4 --shares 4 --model robust --traces 1000000 -j 1"),
     "masked-sboxes1-shares4": ("masked, 1 S-box, 4 shares (first order)",
                                "--arch masked --sboxes 1 --shares 4 --model robust --traces 102400 -j 1"),
     "prng-off-sboxes4": ("masked, 4 S-boxes, `--prng off` (test mode)",
@@ -55,7 +55,7 @@ RUNS = {
                                    "--traces 1000000 -j 1"),
     "masked-sboxes4-shares4-dom": ("masked, 4 DOM S-boxes, 4 shares (first order)",
                                    "--arch masked --sboxes 4 --shares 4 --gadget dom --model robust "
-                                   "--traces 102400 -j 1"),
+                                   "--traces 1000000 -j 1"),
     "masked-sboxes1-shares4-dom": ("masked, 1 DOM S-box, 4 shares (first order)",
                                    "--arch masked --sboxes 1 --shares 4 --gadget dom --model robust "
                                    "--traces 102400 -j 1"),
