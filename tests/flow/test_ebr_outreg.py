@@ -85,11 +85,25 @@ def test_a_register_that_is_not_plain_stays(tmp_path, after):
     assert json.loads(net.read_text()) == json.loads(before)
 
 
-def test_a_netlist_without_one_top_is_refused(tmp_path):
+@pytest.mark.parametrize("text", ["", "[]", '{"modules": 3}', '{"cells": {}}'])
+def test_a_file_that_is_not_a_netlist_is_refused(tmp_path, text):
     net = tmp_path / "netlist.json"
-    net.write_text(json.dumps({"modules": {"a": {"attributes": {}, "cells": {}, "ports": {}}}}))
-    with pytest.raises(CipherfabError, match="one top module"):
+    net.write_text(text)
+    with pytest.raises(CipherfabError, match="is not a Yosys JSON netlist"):
         ebr_outreg.absorb(net)
+
+
+def test_each_kept_module_is_read_on_its_own(tmp_path):
+    """The flow's default keeps parts' modules: a block RAM and its register inside one
+    submodule move; the top's cells are untouched."""
+    inner = design("d <= r;").replace("module t(", "module inner(")
+    top = inner + """
+module t(input clk, input rst, input en, input [7:0] a, output [7:0] q, output [7:0] peek);
+  (* keep_hierarchy *) inner u(.clk(clk), .rst(rst), .en(en), .a(a), .q(q), .peek(peek));
+endmodule
+"""
+    synthesize(top, "t", {}, get_device(), tmp_path, None, FlowOptions())
+    assert ebr_outreg.absorb(tmp_path / "netlist.json")["flip_flops_moved"] == 8
 
 
 # --- a whole core at gate level ------------------------------------------------------------

@@ -15,8 +15,7 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import (NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions, check_device_options,
-                      check_together)
+from .options import NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions, check_device_options
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -103,7 +102,7 @@ def add_flow_arguments(group) -> None:
                             "does not optimize across)")
     group.add_argument("--ebr-outreg", action=_Switch,
                        help="move the register after each block-RAM read into the block RAM's output "
-                            "register (REGMODE OUTREG), as vendor synthesis does; with --flatten (ECP5). "
+                            "register (REGMODE OUTREG), as vendor synthesis does, within each module (ECP5). "
                             "Default --no-ebr-outreg: the netlist as Yosys maps it")
 
 
@@ -316,7 +315,6 @@ def _check_flow(args, device: Device) -> None:
                                      "default flow)")
         from .incontext import check_device
         check_device(device)
-    check_together(flow_options(args))
     check_paths(args.paths, device)
     if args.seeds is not None and args.seeds > 1:
         if args.workdir is not None:

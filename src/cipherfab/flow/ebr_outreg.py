@@ -13,10 +13,11 @@ A read port's register is moved only when every data-out bit the design uses dri
 exactly one cell input, the ``DI`` of a ``TRELLIS_FF`` on the port's clock, always
 enabled, with no set or asynchronous reset (a synchronous reset, the same net for every
 bit, becomes the port's ``RST`` with ``RESETMODE SYNC``: the output register's reset to
-zero, as the flip-flops' ``REGSET RESET``).  Anything else leaves the port as it was.  The
-netlist must be flat (``--flatten``): a register in another module than its block RAM is
-not seen.  A port's reset mode is one setting for both ports of a DP16KD, so a block RAM
-whose ports would need different ones keeps both as they were.
+zero, as the flip-flops' ``REGSET RESET``).  Anything else leaves the port as it was.  Each
+module of the netlist is read on its own (the flow keeps the declared parts' modules): a
+register in another module than its block RAM is not seen, ``--flatten`` puts every one
+in the top module.  A port's reset mode is one setting for both ports of a DP16KD, so a
+block RAM whose ports would need different ones keeps both as they were.
 """
 
 from __future__ import annotations
@@ -61,12 +62,22 @@ def _flip_flop_of(cells: dict, readers: dict, port_bits: set, ebr: dict, x: str)
 
 
 def absorb(netlist: Path) -> dict:
-    """Rewrite ``netlist`` (flat ``synth_ecp5`` JSON) in place; returns the counts."""
-    data = json.loads(netlist.read_text())
-    tops = [m for m in data["modules"].values() if m.get("attributes", {}).get("top")]
-    if len(tops) != 1:
-        raise CipherfabError("--ebr-outreg needs one top module in the synthesized netlist")
-    top = tops[0]
+    """Rewrite ``netlist`` (``synth_ecp5`` JSON) in place; returns the counts."""
+    try:
+        data = json.loads(netlist.read_text())
+        modules = [m for m in data["modules"].values()
+                   if any(c["type"] == "DP16KD" for c in m.get("cells", {}).values())]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise CipherfabError(f"--ebr-outreg: {netlist} is not a Yosys JSON netlist") from None
+    counts = {"block_rams": 0, "read_ports_outreg": 0, "flip_flops_moved": 0}
+    for module in modules:
+        for k, v in _absorb_module(module).items():
+            counts[k] += v
+    netlist.write_text(json.dumps(data))
+    return counts
+
+
+def _absorb_module(top: dict) -> dict:
     cells = top["cells"]
     readers = defaultdict(list)
     for name, cell in cells.items():
@@ -75,7 +86,7 @@ def absorb(netlist: Path) -> dict:
                 for b in bits:
                     if isinstance(b, int):
                         readers[b].append((name, pin))
-    port_bits = {b for p in top["ports"].values() for b in p["bits"] if isinstance(b, int)}
+    port_bits = {b for p in top.get("ports", {}).values() for b in p["bits"] if isinstance(b, int)}
     ebrs = ports = moved = 0
     for cell in [c for c in cells.values() if c["type"] == "DP16KD"]:
         ebrs += 1
@@ -96,5 +107,4 @@ def absorb(netlist: Path) -> dict:
             moved += len(plan)
         if resets != {("0",)}:
             cell["parameters"]["RESETMODE"] = "SYNC"
-    netlist.write_text(json.dumps(data))
     return {"block_rams": ebrs, "read_ports_outreg": ports, "flip_flops_moved": moved}

@@ -31,7 +31,7 @@ key and record are what they were before the options existed.
   cores are placed the one way; ``free`` is refused for them.  ECP5.
 * **ebr_outreg**: move the fabric register after each block-RAM read port into the block
   RAM's output register (``--ebr-outreg``; :mod:`.ebr_outreg`), or leave the netlist as
-  Yosys maps it (default).  ECP5, with ``--flatten`` (the pass sees one module).
+  Yosys maps it (default).  ECP5; each module on its own (``--flatten``: the whole core).
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -108,7 +108,6 @@ class FlowOptions:
             raise CipherfabError(f"--router {self.router} is not offered on {device.name}: "
                                  f"{device.kind.title} routes with {' or '.join(device.kind.routers)}")
         check_device_options(self.changed(), device)
-        check_together(self.changed())
 
     def synth_lines(self, device: Device, top: str) -> list[str]:
         """The Yosys commands that synthesize ``top``: one ``synth_*`` line by default."""
@@ -141,13 +140,6 @@ def check_device_options(given: dict, device: Device) -> None:
         if given.get(name) is not None:
             flag = ("" if given[name] else "no-") + name.replace("_", "-")
             raise CipherfabError(f"--{flag} applies to ECP5 devices (synth_ecp5), not {device.name}")
-
-
-def check_together(given: dict) -> None:
-    """Refuse options that need another one: ``--ebr-outreg`` without ``--flatten``."""
-    if given.get("ebr_outreg") and not given.get("flatten"):
-        raise CipherfabError("--ebr-outreg needs --flatten (the pass moves a register into its "
-                             "block RAM only when both are in one module)")
 
 
 def label_part(name: str, value) -> str:

@@ -144,9 +144,8 @@ def _check_flow(args, device: str) -> None:
     the device's family does not offer is refused by run_study, before any build)."""
     from ..flow.cli import flow_options
     from ..flow.devices import get_device
-    from ..flow.options import check_device_options, check_together
+    from ..flow.options import check_device_options
     check_device_options(flow_options(args), get_device(device))
-    check_together(flow_options(args))
 
 
 def _check_files(names, kind: str, option: str) -> None:
