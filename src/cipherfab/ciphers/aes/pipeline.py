@@ -28,7 +28,11 @@ Round ``r`` (1..Nr) is a :class:`KeyStep` beside a :class:`DataRound`::
 With 2 stages or more the key lane runs one stage ahead of the data: round 1's SubWord
 is looked up on the input key, and each window ``W(r)`` is registered, then
 delayed by ``stages - 2`` registers, so its round key meets Mixadd from a register
-(the key-expansion XORs are never in the data lane's path).  Every round, key
+(the key-expansion XORs are never in the data lane's path).  With 3 stages or more
+SubWord's output is registered too (one of those delays moved before the step), so
+the step's XORs start from a register, as the data lane's Mixadd does: with ``rom`` the
+block RAM's output register, and no path runs from one block RAM to the next's address
+through logic and routing alone.  Every round, key
 and data lanes alike, takes ``stages`` clocks; the last round has no MixColumns
 (its result is written into the output buffer) and one register fewer.
 
@@ -66,20 +70,24 @@ KEYS = ("agile", "fixed")
 
 
 class KeyStep(wiring.Component):
-    """Round ``r``'s key lane: ``w_next`` (window ``W(r)``) one clock after ``w`` (``W(r-1)``)."""
+    """Round ``r``'s key lane: ``w_next`` (window ``W(r)``) ``latency`` clocks after ``w``
+    (``W(r-1)``): SubWord's ``latency`` registers (2: its output registered too, so the
+    step's XORs start from a register, a block RAM's output register with ``rom``), the
+    window held beside it."""
 
-    def __init__(self, r: int, key_bits: int, sbox: str):
-        self.r, self.nk, self.nr, self.sbox = r, NK[key_bits], NR[key_bits], sbox
+    def __init__(self, r: int, key_bits: int, sbox: str, latency: int = 1):
+        self.r, self.nk, self.nr, self.sbox, self.latency = r, NK[key_bits], NR[key_bits], sbox, latency
         super().__init__({"w": In(32 * self.nk), "w_next": Out(32 * self.nk)})
 
     def elaborate(self, platform):
         m = Module()
         step = WindowStep(self.nk, self.nr, forward=True)
         n = Const(self.r - 1, range(self.nr + 1))     # the window position before this step
-        m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=1)
-        held = Signal.like(self.w, name="w_held")
+        m.submodules.sub_word = sub_word = SubBytes(4, SboxTables(SBOX), self.sbox, latency=self.latency)
         m.d.comb += sub_word.x.eq(step(self.w, n, Const(0, 32))[1])
-        m.d.sync += held.eq(self.w)
+        held = self.w
+        for i in range(self.latency):
+            held = _register(m, held, "w_held" + (f"{i}" if i else ""))
         m.d.comb += self.w_next.eq(step(held, n, sub_word.y)[0])
         return m
 
@@ -111,6 +119,7 @@ class PipelinedAES(wiring.Component):
                  stages: int = 1, keys: str = "agile"):
         self.key_bits, self.sbox, self.stages, self.keys = key_bits, sbox, stages, keys
         self.agile = agile = keys == "agile"
+        self.key_latency = 2 if stages >= 3 else 1      # SubWord registered (module docstring)
         nr = NR[key_bits]
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
         self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
@@ -162,12 +171,13 @@ class PipelinedAES(wiring.Component):
             m.d.sync += [x.eq(block ^ fixed_keys(0)), valid.eq(take)]
         for r in range(1, nr + 1):
             if self.agile:
-                m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox))
+                m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox),
+                                                             latency=self.key_latency)
             m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox,
                                                               **sbox_cuts(self.stages))
             if self.agile:
                 w_in, w = w, key_step.w_next
-                for i in range(self.stages - 1 if lead else 0):
+                for i in range(self.stages - self.key_latency if lead else 0):
                     w = _register(m, w, f"w{r}_{i}")
                 m.d.comb += [key_step.w.eq(w_in), data_round.x.eq(x),
                              data_round.rk.eq(first_round_key(w))]
