@@ -27,7 +27,7 @@ RUNS = {
     "masked-sboxes4-shares3": ("masked, 4 S-boxes, 3 shares (first order)",
                                "--arch masked --sboxes 4 --shares 3 --model robust --traces 1000000 -j 1"),
     "masked-sboxes1-shares3": ("masked, 1 S-box, 3 shares (first order)",
-                               "--arch masked --sboxes 1 --shares 3 --model robust --traces 102400 -j 1"),
+                               "--arch masked --sboxes 1 --shares 3 --model robust --traces 1000000 -j 1"),
     "masked-sboxes4-shares4": ("masked, 4 S-boxes, 4 shares (first order)",
                                "--arch masked --sboxes 4 --shares 4 --model robust --traces 1000000 -j 1"),
     "masked-sboxes1-shares4": ("masked, 1 S-box, 4 shares (first order)",
