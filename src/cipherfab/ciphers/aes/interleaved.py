@@ -10,7 +10,8 @@ The round is cut into ``stages`` register stages that form a ring::
 
 L = 1, or 2 with 3 stages (a fabric register after the S-box output: with ``rom``
 the block-RAM output register, then one in the logic), or 3 with 4 stages (also a
-register inside the S-box, :func:`~.round.sbox_cuts`).
+register inside the S-box; with ``rom``/``tbox`` a second one after the block RAM,
+:func:`~.round.sbox_cuts`).
 
 Each register carries a slot: valid, the round it is in, and its direction.
 A block enters stage A when the slot arriving there is free, and leaves from
@@ -88,7 +89,7 @@ class InterleavedAES(wiring.Component):
         memory = KeyClockRoundKeyMemory if self.key_clock == "separate" else RoundKeyMemory
         m.submodules.round_keys = keys = memory(self.key_bits, key_sbox(self.sbox),
                                                 phases=self.phases)
-        cuts = sbox_cuts(self.stages)
+        cuts = sbox_cuts(self.stages, self.sbox)
         lat = cuts["latency"]                               # S-box registers (L)
         m.submodules.sub_bytes = sboxes = sub_bytes_unit(self.sbox, *dirs, **cuts)
         block, flag, _ = payload_parts(self)

@@ -23,7 +23,8 @@ Round ``r`` (1..Nr) is a :class:`KeyStep` beside a :class:`DataRound`::
   round with a register after the RAM S-box).
 - 4: also a register inside the S-box (L = 3, ``split``; see
   :class:`~cipherfab.hw.sbox.SubBytes`): paper 001's S-box cut so that each part
-  stays within a slice; with ``rom``/``tbox`` it is an address register.
+  stays within a slice; with ``rom``/``tbox`` a second register after the block RAM
+  instead (:func:`~.round.sbox_cuts`), in the key lane's SubWord too.
 
 With 2 stages or more the key lane runs one stage ahead of the data: round 1's SubWord
 is looked up on the input key, and each window ``W(r)`` is registered, then
@@ -63,7 +64,7 @@ from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
 from .key_step import WindowStep, first_round_key
 from .reference import NK, NR, SBOX
-from .round import final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
+from .round import IN_BLOCK_RAM, final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
 from .round_keys import RoundKeyRegisters
 
 KEYS = ("agile", "fixed")
@@ -119,7 +120,8 @@ class PipelinedAES(wiring.Component):
                  stages: int = 1, keys: str = "agile"):
         self.key_bits, self.sbox, self.stages, self.keys = key_bits, sbox, stages, keys
         self.agile = agile = keys == "agile"
-        self.key_latency = 2 if stages >= 3 else 1      # SubWord registered (module docstring)
+        # SubWord registered (module docstring); from a block RAM twice with 4 stages, as the data lane
+        self.key_latency = 1 if stages < 3 else 3 if stages >= 4 and key_sbox(sbox) in IN_BLOCK_RAM else 2
         nr = NR[key_bits]
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
         self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
@@ -174,7 +176,7 @@ class PipelinedAES(wiring.Component):
                 m.submodules[f"key{r}"] = key_step = KeyStep(r, self.key_bits, key_sbox(self.sbox),
                                                              latency=self.key_latency)
             m.submodules[f"data{r}"] = data_round = DataRound(r, self.key_bits, self.sbox,
-                                                              **sbox_cuts(self.stages))
+                                                              **sbox_cuts(self.stages, self.sbox))
             if self.agile:
                 w_in, w = w, key_step.w_next
                 for i in range(self.stages - self.key_latency if lead else 0):

@@ -142,13 +142,19 @@ STAGES = (1, 2, 3, 4)
 STAGES_HELP = ("registers per round: 1 (the S-box output), 2 (also after MixColumns + "
                "AddRoundKey, paper 001's Mixadd), 3 (also a fabric register after the S-box "
                "output) or 4 (also one inside the S-box: lut cut on its two top address bits, "
-               "composite after theta, rom/tbox an address register)")
+               "composite after theta; rom/tbox a second register after the block RAM)")
+#: the S-box styles read from block RAM (a data path's; its key schedule's is rom)
+IN_BLOCK_RAM = ("rom", TBOX)
 
 
-def sbox_cuts(stages: int) -> dict:
+def sbox_cuts(stages: int, sbox: str = "lut") -> dict:
     """The SubBytes registers of a round with ``stages`` registers: ``latency`` and ``split``
-    (the Mixadd register, with 2 stages or more, is the caller's)."""
-    return {"latency": max(1, stages - 1), "split": stages >= 4}
+    (the Mixadd register, with 2 stages or more, is the caller's).  With 4, a logic S-box is
+    cut inside; a block-RAM one gets a second register after its output instead (its first
+    the block RAM's output register with ``--ebr-outreg``): on ECP5 the wire out of a block
+    RAM is the longest of the round (3.3-5.9 ns in nextpnr's timing), so it ends in a
+    register of its own (docs/decisions.md)."""
+    return {"latency": max(1, stages - 1), "split": stages >= 4 and sbox not in IN_BLOCK_RAM}
 
 
 def key_sbox(sbox: str) -> str:
