@@ -58,7 +58,7 @@ RUNS = {
                                    "--traces 1000000 -j 1"),
     "masked-sboxes1-shares4-dom": ("masked, 1 DOM S-box, 4 shares (first order)",
                                    "--arch masked --sboxes 1 --shares 4 --gadget dom --model robust "
-                                   "--traces 102400 -j 1"),
+                                   "--traces 1000000 -j 1"),
     "dom-unregistered-sboxes4": ("masked, 4 DOM S-boxes, `--glitch-test dom-unregistered`",
                                  "--arch masked --sboxes 4 --gadget dom --glitch-test dom-unregistered "
                                  "--model robust --traces 102400 -j 1"),
