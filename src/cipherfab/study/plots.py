@@ -6,6 +6,8 @@ import math
 from pathlib import Path
 from typing import Sequence
 
+from .labels import common_parts, place_labels, shorten
+
 
 def pareto_front(costs: Sequence[float | None], values: Sequence[float | None]) -> list[int]:
     """Indices of the points not dominated when minimising cost and maximising value.
@@ -58,6 +60,14 @@ def _plt():
     return plt
 
 
+def _pad_log_limits(ax, factor: float = 1.6) -> None:
+    """Widen both log axes by ``factor`` each side, so labels have room at the edges."""
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    ax.set_xlim(x0 / factor, x1 * factor)
+    ax.set_ylim(y0 / factor, y1 * factor)
+
+
 def plot_pareto(aggs: Sequence[dict], path: Path, *, x: str = "area.lut4",
                 y: str = "performance.throughput_ecb_mbps", xlabel: str = "LUT4 (median over seeds)",
                 ylabel: str = "throughput ECB (Mbit/s, median over seeds)", title: str = "") -> Path | None:
@@ -66,28 +76,38 @@ def plot_pareto(aggs: Sequence[dict], path: Path, *, x: str = "area.lut4",
     if not pts:
         return None
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
+    fig, ax = plt.subplots(figsize=(11, 7.5), dpi=110)
     front = pareto_front([p[1] for p in pts], [p[2] for p in pts])
     on = set(front)
     for i, (label, xv, yv, ext) in enumerate(pts):
-        ax.scatter([xv], [yv], s=46, zorder=3,
+        ax.scatter([xv], [yv], s=36, zorder=3,
                    marker="s" if ext else "o",
                    color="tab:red" if i in on else "tab:blue",
                    edgecolors="black" if i in on else "none")
-        ax.annotate(label, (xv, yv), textcoords="offset points", xytext=(5, 5), fontsize=8)
     if front:
         fx = [pts[i][1] for i in front]
         fy = [pts[i][2] for i in front]
         ax.step(fx, fy, where="post", color="tab:red", lw=1.2, ls="--", zorder=2,
                 label="Pareto front (fewer LUT4, more Mbit/s)")
-        ax.legend(loc="best", fontsize=8)
+        ax.legend(loc="lower right", fontsize=8)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    _pad_log_limits(ax)
+    ours = [p[0] for p in pts if not p[3]]
+    drop = common_parts(ours)
+    title = title or "Throughput vs area"
+    if drop:
+        title += f"\n(our labels leave out {'-'.join(drop)})"
     ax.set_xlabel(xlabel, fontsize=10)
     ax.set_ylabel(ylabel, fontsize=10)
-    ax.set_title(title or "Throughput vs area", fontsize=11)
+    ax.set_title(title, fontsize=11)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
+    # the front first, then the external cores, then the rest: the first placed get the
+    # places nearest their points
+    order = sorted(range(len(pts)), key=lambda i: (i not in on, not pts[i][3], pts[i][1]))
+    place_labels(ax, [(pts[i][1], pts[i][2]) for i in order],
+                 [pts[i][0] if pts[i][3] else shorten(pts[i][0], drop) for i in order])
     fig.savefig(path)
     plt.close(fig)
     return path

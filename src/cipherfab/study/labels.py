@@ -1,0 +1,88 @@
+"""Point labels that do not overlap on a matplotlib scatter plot.
+
+Greedy, in display coordinates: the points are taken in the order given (the important
+ones first); each label tries positions around its point, nearest first (right, left,
+above, below, then the diagonals, at growing distances), and takes the first whose box
+overlaps no label placed before it, no marker and nothing outside the axes.  A label that
+ends away from its point gets a thin leader line.  If no position is free the label goes
+where it overlaps least (:func:`place_labels` reports how many did).
+"""
+
+from __future__ import annotations
+
+import math
+
+#: the distances (points) a label tries from its marker, nearest first
+RADII = (5, 12, 22, 34, 48, 64, 84)
+#: the directions, as angles in degrees: right, left, up, down, then the diagonals
+ANGLES = (0, 180, 90, 270, 45, 135, 315, 225, 20, 160, 340, 200, 65, 115, 295, 245)
+MARKER_PX = 5          #: half the side of the box a marker keeps free (pixels)
+
+
+def common_parts(labels: list[str], sep: str = "-") -> list[str]:
+    """The ``sep``-separated parts every label has (to leave out of the labels and name
+    once); none when there are fewer than two labels."""
+    if len(labels) < 2:
+        return []
+    sets = [set(label.split(sep)) for label in labels]
+    first = labels[0].split(sep)
+    return [p for p in first if all(p in s for s in sets[1:])]
+
+
+def shorten(label: str, drop: list[str], sep: str = "-") -> str:
+    """``label`` without the parts in ``drop`` (the whole label if nothing is left)."""
+    kept = [p for p in label.split(sep) if p not in drop]
+    return sep.join(kept) or label
+
+
+def _overlap(a, b) -> float:
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fontsize: float = 7.5) -> int:
+    """Label every point of ``ax`` (data coordinates), none over another; returns how many
+    labels overlap something anyway (0 when every one found a free place)."""
+    from matplotlib.transforms import Bbox
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    to_px = ax.transData.transform
+    frame = ax.get_window_extent(renderer)
+    scale = fig.dpi / 72.0
+    markers = []
+    for x, y in points:
+        px, py = to_px((x, y))
+        markers.append(Bbox.from_extents(px - MARKER_PX, py - MARKER_PX, px + MARKER_PX, py + MARKER_PX))
+    placed, crowded = [], 0
+    for (x, y), label in zip(points, labels):
+        best = None
+        for r in RADII:
+            for angle in ANGLES:
+                dx, dy = r * math.cos(math.radians(angle)), r * math.sin(math.radians(angle))
+                ha = "left" if dx > 1 else "right" if dx < -1 else "center"
+                va = "bottom" if dy > 1 else "top" if dy < -1 else "center"
+                text = ax.annotate(label, (x, y), textcoords="offset points", xytext=(dx, dy),
+                                   fontsize=fontsize, ha=ha, va=va)
+                box = text.get_window_extent(renderer).expanded(1.0, 1.0)
+                cost = sum(_overlap(box, b) for b in placed + markers)
+                outside = (box.x0 < frame.x0 or box.x1 > frame.x1 or box.y0 < frame.y0
+                           or box.y1 > frame.y1)
+                cost += 1e6 if outside else 0.0
+                text.remove()
+                if best is None or cost < best[0]:
+                    best = (cost, dx, dy, ha, va, box)
+                if cost == 0:
+                    break
+            if best[0] == 0:
+                break
+        cost, dx, dy, ha, va, box = best
+        crowded += cost > 0
+        far = math.hypot(dx, dy) > RADII[0] * 1.5
+        ax.annotate(label, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize,
+                    ha=ha, va=va, zorder=4,
+                    arrowprops=dict(arrowstyle="-", lw=0.5, color="0.5", shrinkA=0, shrinkB=3 * scale)
+                    if far else None)
+        placed.append(box)
+    return crowded
