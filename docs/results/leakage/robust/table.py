@@ -42,7 +42,7 @@ RUNS = {
                                    "--traces 102400 -j 2"),
     "masked-dom": ("masked, DOM S-boxes", "--arch masked --gadget dom --model robust --traces 1000000 -j 1"),
     "masked-shares3": ("masked, 3 shares (first order)",
-                       "--arch masked --shares 3 --model robust --traces 102400 -j 1"),
+                       "--arch masked --shares 3 --model robust --traces 1000000 -j 1"),
     "masked-shares3-dom": ("masked, DOM S-boxes, 3 shares (first order)",
                            "--arch masked --shares 3 --gadget dom --model robust --traces 1000000 -j 1"),
     "masked-sboxes4-dom": ("masked, 4 DOM S-boxes",
