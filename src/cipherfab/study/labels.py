@@ -3,7 +3,8 @@
 Greedy, in display coordinates: the points are taken in the order given (the important
 ones first); each label tries positions around its point, nearest first (right, left,
 above, below, then the diagonals, at growing distances), and takes the first whose box
-overlaps no label placed before it, no marker and nothing outside the axes.  A label that
+overlaps no label placed before it, no marker, no line it is told of (a Pareto front) and
+nothing outside the axes.  A label that
 ends away from its point gets a thin leader line.  If no position is free the label goes
 where it overlaps least (:func:`place_labels` reports how many did).
 """
@@ -41,9 +42,25 @@ def _overlap(a, b) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fontsize: float = 7.5) -> int:
-    """Label every point of ``ax`` (data coordinates), none over another; returns how many
-    labels overlap something anyway (0 when every one found a free place)."""
+def _line_boxes(ax, lines, step_px: float = 3.0):
+    """Small boxes along each polyline (data coordinates), ``step_px`` apart on screen."""
+    from matplotlib.transforms import Bbox
+    boxes = []
+    for line in lines:
+        px = [ax.transData.transform(p) for p in line]
+        for (x0, y0), (x1, y1) in zip(px, px[1:]):
+            n = max(1, int(math.hypot(x1 - x0, y1 - y0) / step_px))
+            for k in range(n + 1):
+                x, y = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+                boxes.append(Bbox.from_extents(x - 1, y - 1, x + 1, y + 1))
+    return boxes
+
+
+def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fontsize: float = 7.5,
+                 lines: list[list[tuple[float, float]]] = ()) -> int:
+    """Label every point of ``ax`` (data coordinates), none over another, a marker or one of
+    ``lines`` (polylines in data coordinates); returns how many labels overlap something
+    anyway (0 when every one found a free place)."""
     from matplotlib.transforms import Bbox
     fig = ax.figure
     fig.canvas.draw()
@@ -55,6 +72,7 @@ def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fonts
     for x, y in points:
         px, py = to_px((x, y))
         markers.append(Bbox.from_extents(px - MARKER_PX, py - MARKER_PX, px + MARKER_PX, py + MARKER_PX))
+    markers += _line_boxes(ax, lines)
     placed, crowded = [], 0
     for (x, y), label in zip(points, labels):
         best = None

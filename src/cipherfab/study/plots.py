@@ -106,8 +106,11 @@ def plot_pareto(aggs: Sequence[dict], path: Path, *, x: str = "area.lut4",
     # the front first, then the external cores, then the rest: the first placed get the
     # places nearest their points
     order = sorted(range(len(pts)), key=lambda i: (i not in on, not pts[i][3], pts[i][1]))
+    steps = [(pts[a][1], pts[a][2]) for a in front]        # the front as drawn (where="post")
+    front_line = [q for a, b in zip(steps, steps[1:]) for q in (a, (b[0], a[1]))] + steps[-1:]
     place_labels(ax, [(pts[i][1], pts[i][2]) for i in order],
-                 [pts[i][0] if pts[i][3] else shorten(pts[i][0], drop) for i in order])
+                 [pts[i][0] if pts[i][3] else shorten(pts[i][0], drop) for i in order],
+                 lines=[front_line] if len(front_line) > 1 else [])
     fig.savefig(path)
     plt.close(fig)
     return path
