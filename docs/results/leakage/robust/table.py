@@ -31,7 +31,7 @@ RUNS = {
     "masked-sboxes4-shares4": ("masked, 4 S-boxes, 4 shares (first order)",
                                "--arch masked --sboxes 4 --shares 4 --model robust --traces 1000000 -j 1"),
     "masked-sboxes1-shares4": ("masked, 1 S-box, 4 shares (first order)",
-                               "--arch masked --sboxes 1 --shares 4 --model robust --traces 102400 -j 1"),
+                               "--arch masked --sboxes 1 --shares 4 --model robust --traces 1000000 -j 1"),
     "prng-off-sboxes4": ("masked, 4 S-boxes, `--prng off` (test mode)",
                          "--arch masked --sboxes 4 --prng off --model robust --traces 102400 -j 2"),
     "hpc2-unregistered-sboxes4": ("masked, 4 S-boxes, `--glitch-test hpc2-unregistered`",
