@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cipherfab.hw.gcm.gcm import ghash_for
 
-CORES = ("iterative_lut", "interleaved_rom_3", "pipeline_rom_1")
+CORES = ("iterative_lut", "iterative_rom", "interleaved_rom_3", "pipeline_rom_1")
 
 
 def row(rec: dict) -> tuple[int, int, int, float]:

@@ -13,10 +13,12 @@ from pathlib import Path
 from amaranth.back import verilog
 
 from cipherfab.hw.gcm.ghash_aggregated import LANES
+from cipherfab.hw.gcm.ghash_table import DIGITS as TABLE_DIGITS
 from cipherfab.hw.gcm.ghash_unit import GHASH
 
 UNITS = {"unit_parallel": ("parallel", None), "unit_digit16": ("digit", 16),
-         **{f"unit_aggregated{n}": ("aggregated", n) for n in LANES}}
+         **{f"unit_aggregated{n}": ("aggregated", n) for n in LANES},
+         **{f"unit_table{d}": ("table", d) for d in TABLE_DIGITS}}
 
 
 def main(out: Path) -> None:

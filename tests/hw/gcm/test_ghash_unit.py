@@ -13,8 +13,10 @@ from cipherfab.hw.gcm.ghash import DIGITS
 from cipherfab.hw.gcm.ghash_unit import GHASH
 
 from cipherfab.hw.gcm.ghash_aggregated import LANES
+from cipherfab.hw.gcm.ghash_table import DIGITS as TABLE_DIGITS
 
-STYLES = [("parallel", None)] + [("digit", d) for d in DIGITS] + [("aggregated", n) for n in LANES]
+STYLES = ([("parallel", None)] + [("digit", d) for d in DIGITS] + [("aggregated", n) for n in LANES]
+          + [("table", d) for d in TABLE_DIGITS])
 
 
 def run(dut, tb):
@@ -105,6 +107,8 @@ def test_no_block_is_taken_with_a_clear():
     ("parallel", 8, "the parallel GHASH multiplier takes no digit size"),
     ("aggregated", 3, "aggregated GHASH lanes must be one of 2, 4, 8, not 3"),
     ("aggregated", None, "aggregated GHASH lanes must be one of 2, 4, 8, not None"),
+    ("table", 64, "table GHASH digit size must be one of 8, 16, 32, not 64"),
+    ("table", None, "table GHASH digit size must be one of 8, 16, 32, not None"),
 ])
 def test_refusals(style, digit, message):
     with pytest.raises(CipherfabError, match=message):

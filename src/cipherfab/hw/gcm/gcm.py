@@ -38,7 +38,7 @@ A message runs these steps; none takes a number of clocks that depends on key or
    Decrypted text leaves before the verdict: the host releases it only on a match.
 
 Every block GHASH takes (IV, AAD, ciphertext, length block) goes through one feed, in
-order.  In front of a digit GHASH, slower per block than a burst of the core, the feed is a
+order.  In front of a table or digit GHASH, slower per block than a burst of the core, the feed is a
 queue (``queue`` blocks, :data:`QUEUE_BLOCKS` by default): the core's output leaves while
 the multiplier works through the blocks before it, and the text starts while the AAD is
 still being hashed.  The waits of steps 2 and 6 are for the queue to empty and the
@@ -68,6 +68,10 @@ from .gcm_datapath import GcmDatapath
 from .gf128 import BITS
 
 DIGITS = (64, 32, 16, 8)
+TABLE_DIGITS = (32, 16, 8)
+#: block RAMs one 256 x 128-bit table occupies where none is declared (an 18-kbit block
+#: as 512 x 36: ECP5's DP16KD, Nexus's DP16K, Gowin's BSRAM)
+TABLE_BLOCKS = 4
 
 
 AGGREGATED_LANES = 4
@@ -78,16 +82,23 @@ QUEUE_BLOCKS = 512
 
 
 def queue_for(style: str | None) -> int:
-    """Blocks queued ahead of the GHASH multiplier: a digit one is slower than a burst of the
-    core; the aggregated and parallel ones take a block every clock (no queue)."""
-    return QUEUE_BLOCKS if style == "digit" else 0
+    """Blocks queued ahead of the GHASH multiplier: a digit or table one is slower than a
+    burst of the core; the aggregated and parallel ones take a block every clock (no queue)."""
+    return QUEUE_BLOCKS if style in ("digit", "table") else 0
 
 
-def ghash_for(cycles_per_block: int) -> tuple[str, int | None]:
+def ghash_for(cycles_per_block: int, blocks_free: int | None = None,
+              table_blocks: int = TABLE_BLOCKS) -> tuple[str, int | None]:
     """The smallest GHASH style that keeps up with a core taking ``cycles_per_block``
-    clocks per block: the narrowest digit whose 128/d clocks fit, else (one block per
-    clock) the aggregated style, whose pipelined multiplier keeps the clock of a pipelined
-    core where the ``parallel`` style's one-clock 128 x 128 product would not."""
+    clocks per block: tables of H in block RAM (``128/d + 1`` clocks, ``d / 8`` tables of
+    ``table_blocks`` each) while they fit in ``blocks_free`` (None: no limit), else the
+    narrowest digit whose 128/d clocks fit, else (one block per clock) the aggregated
+    style, whose pipelined multiplier keeps the clock of a pipelined core where the
+    ``parallel`` style's one-clock 128 x 128 product would not."""
+    tables = [d for d in TABLE_DIGITS if BITS // d + 1 <= cycles_per_block
+              and (blocks_free is None or d // 8 * table_blocks <= blocks_free)]
+    if tables:
+        return "table", min(tables)
     fits = [d for d in DIGITS if BITS // d <= cycles_per_block]
     return ("digit", min(fits)) if fits else ("aggregated", AGGREGATED_LANES)
 

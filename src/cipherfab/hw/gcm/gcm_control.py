@@ -289,7 +289,8 @@ class GcmControl(wiring.Component):
                     m.d.sync += phase.eq(Phase.TAG_WAIT)
             with m.Case(Phase.TAG_WAIT):
                 with m.If(~s.hashing):
-                    m.d.comb += s.tag_load.eq(1)
+                    m.d.comb += s.tag_load.eq(1)       # H is zeroed: GHASH cleared with it
+                    m.d.sync += s.ghash_clear.eq(1)
                     m.d.sync += phase.eq(Mux(decrypt, Phase.TAG_IN, Phase.TAG_OUT))
             with m.Case(Phase.TAG_OUT):
                 with m.If(self.data_out_ready):

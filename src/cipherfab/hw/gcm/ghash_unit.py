@@ -18,6 +18,10 @@ block is taken in the clock of a clear.
     powers ``H .. H^n`` (:mod:`.ghash_aggregated`; ``digit`` is ``n``): it needs the
     message's block count (``count``, sampled at ``clear``), spends ``(n - 1) n`` clocks
     after ``clear`` on the powers, and ``y`` is ready ``n`` clocks after the last block.
+``table``
+    ``digit`` bits a clock from ``digit / 8`` tables of ``H`` in block RAM (Shoup's 8-bit
+    tables, :mod:`.ghash_table`): ``128 / digit + 1`` clocks per block; every ``clear``
+    spends 257 clocks filling the tables from ``h`` (``busy`` high, no block taken).
 ``digit``
     a :class:`~cipherfab.hw.gcm.ghash.GF128Mul` of the same digit size: a block is taken
     while the multiplier is idle and starts it on ``Y ^ X``; ``busy`` is high for the
@@ -40,6 +44,7 @@ from ...errors import CipherfabError
 from .gf128 import BITS, GCM
 from .ghash import GF128Mul, check, gf_mul_comb
 from .ghash_aggregated import LANES, AggregatedGHASH
+from .ghash_table import DIGITS as TABLE_DIGITS, TableGHASH
 
 
 def check_style(style: str, digit: int | None) -> None:
@@ -48,6 +53,10 @@ def check_style(style: str, digit: int | None) -> None:
         if digit not in LANES:
             raise CipherfabError(f"aggregated GHASH lanes must be one of "
                                  f"{', '.join(map(str, LANES))}, not {digit!r}")
+    elif style == "table":
+        if digit not in TABLE_DIGITS:
+            raise CipherfabError(f"table GHASH digit size must be one of "
+                                 f"{', '.join(map(str, TABLE_DIGITS))}, not {digit!r}")
     else:
         check(style, digit, GCM)
 
@@ -68,15 +77,18 @@ class GHASH(wiring.Component):
     @property
     def cycles_per_block(self) -> int:
         """Clocks between blocks offered back to back."""
+        if self.style == "table":
+            return BITS // self.digit + 1
         return 1 if self.style in ("parallel", "aggregated") else BITS // self.digit
 
     def elaborate(self, platform):
         m = Module()
-        if self.style == "aggregated":
-            m.submodules.agg = agg = AggregatedGHASH(self.digit)
-            m.d.comb += [agg.h.eq(self.h), agg.clear.eq(self.clear), agg.count.eq(self.count),
-                         self.y.eq(agg.y), self.busy.eq(agg.busy)]
-            wiring.connect(m, wiring.flipped(self.block), agg.block)
+        if self.style in ("aggregated", "table"):
+            unit = AggregatedGHASH(self.digit) if self.style == "aggregated" else TableGHASH(self.digit)
+            m.submodules["agg" if self.style == "aggregated" else "table"] = unit
+            m.d.comb += [unit.h.eq(self.h), unit.clear.eq(self.clear), unit.count.eq(self.count),
+                         self.y.eq(unit.y), self.busy.eq(unit.busy)]
+            wiring.connect(m, wiring.flipped(self.block), unit.block)
             return m
         fresh = Signal(init=1)             # Y = Y_0 = 0: cleared, no block taken since
         take = Signal()

@@ -23,7 +23,8 @@ not a ciphertext of anything).
 Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is, except
 in GCM, where :class:`~cipherfab.hw.gcm.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
 ``text_bytes``, ``iv_bytes``, ``tag_bytes``; ``ghash`` picks its GHASH style, "auto": the
-smallest that keeps up with the core, None: no GCM); ``start`` takes effect while the
+smallest that keeps up with the core, tables of H in block RAM where the FIFOs leave them
+room (:func:`~cipherfab.hw.gcm.gcm.ghash_for`), None: no GCM); ``start`` takes effect while the
 engine is idle; a core's ``seed`` stream (``seed_bits``) passes through.  Counters, cleared by ``start``:
 ``blocks_in`` (blocks into the core), ``blocks_out`` (blocks out of it),
 ``starved`` (clocks the engine could have taken a block but none was there from the input FIFO,
@@ -71,7 +72,14 @@ class Accelerator(wiring.Component):
         elif ghash not in ("auto", None):
             raise ValueError(f"ghash is 'auto', None or (style, digit), not {ghash!r}")
         self._MustUse__silence = False
-        self.ghash = ghash_for(info.cycles_per_block) if ghash == "auto" else ghash
+        if ghash == "auto":
+            from ..gcm.gcm import QUEUE_BLOCKS
+            from .fifo_budget import DEFAULT_BUDGET, fifo_blocks
+            ram = DEFAULT_BUDGET.ram         # what the FIFOs and the GHASH queue leave
+            free = (DEFAULT_BUDGET.count - 2 * fifo_blocks(info.block_bits, depth)
+                    - ram.blocks(QUEUE_BLOCKS - 1, info.block_bits))
+            ghash = ghash_for(info.cycles_per_block, free, ram.blocks(256, info.block_bits))
+        self.ghash = ghash
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),
             "m_axis": Out(stream.Signature(axis_layout(width))),
