@@ -34,7 +34,7 @@ def test_probe_sets_keep_maximal_observations_and_each_union_once():
 
 
 @pytest.mark.parametrize("call, said", [
-    (lambda: probe_sets([(1,)], 4), "order 4: the robust model tests orders 1 to 3"),
+    (lambda: probe_sets([(1,)], 5), "order 5: the robust model tests orders 1 to 4"),
     (lambda: probe_sets([(i,) for i in range(100)], 3, limit=1000), "161,700 sets of 100 maximal observations"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, clocks=[9]), "clock 9 is outside the run"),
     (lambda: robust_sbox.evaluate(2, 1, 4096, fixed=256), "the fixed S-box input is a byte"),
@@ -71,8 +71,9 @@ def _shares_of_one_bit(leak, d: int) -> bool:
 
 @pytest.mark.parametrize("shares, order, clocks, fails", [
     (2, 1, None, False), (2, 2, None, True),
-    pytest.param(3, 2, None, False, marks=pytest.mark.slow), (3, 3, [6, 7], True)],
-    ids=["d2-order1-passes", "d2-order2-fails", "d3-order2-passes", "d3-order3-fails-last-stage"])
+    pytest.param(3, 2, None, False, marks=pytest.mark.slow), (3, 3, [6, 7], True), (4, 4, [7], True)],
+    ids=["d2-order1-passes", "d2-order2-fails", "d3-order2-passes", "d3-order3-fails-last-stage",
+         "d4-order4-fails-at-the-output"])
 def test_one_masked_sbox_at_order_d_minus_1_and_d(shares, order, clocks, fails):
     """(d = 3, order 2 over every clock is slow, 25 s: 10^6 in docs/guide/leakage-robust.md;
     the DOM S-box's d = 3 order-2 pass below runs the same engine path in 3 s)"""
@@ -95,8 +96,9 @@ def test_the_glitch_test_mode_fails_at_order_1():
 
 
 @pytest.mark.parametrize("shares, order, clocks, fails", [
-    (2, 1, None, False), (2, 2, None, True), (3, 2, None, False), (3, 3, [3], True)],
-    ids=["d2-order1-passes", "d2-order2-fails", "d3-order2-passes", "d3-order3-fails-at-clock-3"])
+    (2, 1, None, False), (2, 2, None, True), (3, 2, None, False), (3, 3, [3], True), (4, 4, [9], True)],
+    ids=["d2-order1-passes", "d2-order2-fails", "d3-order2-passes", "d3-order3-fails-at-clock-3",
+         "d4-order4-fails-at-clock-9"])
 def test_the_dom_sbox_at_order_d_minus_1_and_d(shares, order, clocks, fails):
     """The DOM S-box (18 fresh bits a pair of shares): the same verdicts as HPC2's."""
     r = robust_sbox.evaluate(shares, order, SBOX_N, clocks, threads=2, gadget="dom")

@@ -34,7 +34,7 @@ from itertools import combinations
 from ..errors import CipherfabError
 
 #: the orders supported (t probes at one clock)
-ORDERS = (1, 2, 3)
+ORDERS = (1, 2, 3, 4)
 
 
 @dataclass
