@@ -45,6 +45,8 @@ RUNS = {
                        "--arch masked --shares 3 --model robust --traces 1000000 -j 1"),
     "masked-shares3-dom": ("masked, DOM S-boxes, 3 shares (first order)",
                            "--arch masked --shares 3 --gadget dom --model robust --traces 1000000 -j 1"),
+    "masked-shares4": ("masked, 4 shares (first order; does not fit the 85k: synthesized only)",
+                       "--arch masked --shares 4 --model robust --traces 1000000 -j 1"),
     "masked-shares4-dom": ("masked, DOM S-boxes, 4 shares (first order)",
                            "--arch masked --shares 4 --gadget dom --model robust --traces 1000000 -j 1"),
     "masked-sboxes4-dom": ("masked, 4 DOM S-boxes",
