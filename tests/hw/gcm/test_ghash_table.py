@@ -8,7 +8,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from cipherfab.hw.gcm.gcm import ghash_for
-from cipherfab.hw.gcm.gf128 import ghash, mul
+from cipherfab.hw.gcm.gf128 import BITS, ghash, mul, reverse
 from cipherfab.hw.gcm.ghash_table import DIGITS, ENTRIES, FILL_CLOCKS, TableGHASH
 
 
@@ -32,10 +32,6 @@ def _tables(ctx, dut):
     return [[ctx.get(mem.data[b]) for b in range(ENTRIES)] for mem in dut.table_memories]
 
 
-def _reflected(v: int) -> int:
-    return int(f"{v:0128b}"[::-1], 2)
-
-
 @pytest.mark.parametrize("digit", DIGITS)
 def test_the_fill_writes_every_entry_of_every_table(digit):
     dut = TableGHASH(digit)
@@ -52,7 +48,7 @@ def test_the_fill_writes_every_entry_of_every_table(digit):
             clocks += 1
         assert clocks == FILL_CLOCKS
         for t, table in enumerate(_tables(ctx, dut)):
-            assert [_reflected(v) for v in table] == [_entry(h, t, b) for b in range(ENTRIES)], t
+            assert [reverse(v, BITS) for v in table] == [_entry(h, t, b) for b in range(ENTRIES)], t
     _run(dut, tb)
 
 
