@@ -8,6 +8,7 @@ tests/test_cores.py's with ``-m slow`` and ``cipherfab verify --all``'s (the led
 import random
 
 import pytest
+from amaranth.hdl import ClockDomain, Module
 from amaranth.sim import Simulator
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -117,16 +118,30 @@ def test_masks_after_reset_depend_on_the_seed_not_the_key():
     """Reset, seed, a key: the key's share 1 (its mask) is the bank's first keystream bits
     under that seed (Trivium's model); the same key under two seeds gets other shares and
     other randomness, the same seed the same ones, and another key the same randomness
-    (the key never enters the generators)."""
-    def shares(seed, key=FIPS_KEY):
-        dut = MaskedAES(prng="on")
-        got = []
-        run(dut, seed, [(key, FIPS_PT)],
-            after_key=lambda ctx: got.append((ctx.get(dut.probes["k"][0]), ctx.get(dut.probes["k"][1]),
-                                              ctx.get(dut.probes["rand"]))))
-        return got[0]
+    (the key never enters the generators).  One simulation, reset before each case."""
+    dut = MaskedAES(prng="on")
+    top = Module()
+    top.submodules.dut = dut
+    top.domains.sync = sync = ClockDomain("sync")
     s1, s2 = 0x1234 << 100 | 0x99, 0x1234 << 100 | 0x9a
-    a, b, again, other_key = shares(s1), shares(s2), shares(s1), shares(s1, FIPS_PT)
+    cases = [(s1, FIPS_KEY), (s2, FIPS_KEY), (s1, FIPS_KEY), (s1, FIPS_PT)]
+    got = []
+
+    async def bench(ctx):
+        ctx.set(dut.block_out.ready, 1)
+        for seed, key in cases:
+            ctx.set(sync.rst, 1)
+            await ctx.tick()
+            ctx.set(sync.rst, 0)
+            await handshake(ctx, dut.seed, seed)
+            await handshake(ctx, dut.key, int.from_bytes(key, "big"))
+            got.append(tuple(ctx.get(v) for v in (*dut.probes["k"][:2], dut.probes["rand"])))
+
+    sim = Simulator(top)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    a, b, again, other_key = got
     key = int.from_bytes(FIPS_KEY, "big")
     assert a[0] ^ a[1] == key and b[0] ^ b[1] == key             # shares of the same key
     assert a[1] == bank_first_bits(s1, gadget_bits(2), 128)         # the mask: seed s1's keystream

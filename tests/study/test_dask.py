@@ -44,8 +44,10 @@ def test_unreachable_scheduler_is_one_line_error(monkeypatch):
                      build=BUILD, source_fn=SOURCE, show_progress=False)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_builds_two_real_designs(tmp_path):
-    """The real flow (yosys + nextpnr) on two small external cores, on 2 Dask worker processes."""
+    """The real flow (yosys + nextpnr) on two small external cores, on 2 Dask worker processes
+    (-m slow: the default run has the real flow in test_e2e_study and Dask on fakes above)."""
     from pathlib import Path
 
     from cipherfab.flow.source import DesignSource

@@ -16,7 +16,9 @@ MCT = Path(__file__).parents[1] / "vectors" / "tdes" / "tdesmct"
 
 @pytest.mark.parametrize("arch, names, limit", [
     ("iterative", ("TECBMonte1.rsp", "TCBCMonte1.rsp"), 3),
-    ("pipeline", ("TCBCMonte1.rsp",), 2),      # each chain waits out the pipeline: ~7 s a record
+    # each chain waits out the pipeline, ~7 s a record: -m slow (the chains themselves are
+    # test_chains_in_the_harness_equal_chains_block_by_block[pipeline]'s, the files verify --all's)
+    pytest.param("pipeline", ("TCBCMonte1.rsp",), 2, marks=pytest.mark.slow),
 ])
 def test_monte_carlo_records_and_the_chain_between_them(arch, names, limit, capsys):
     """The first records of each file: every record's own 10000-block loop, and the
