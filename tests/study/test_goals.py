@@ -69,7 +69,7 @@ def test_aes_space_declares_issue_18s_classes():
     names = [g.name for g in AES_SPACE.goals]
     assert names == ["default iterative, logic S-box", "iterative class, logic only",
                      "iterative class, block-RAM S-box", "full pipeline, key-agile, logic only",
-                     "compact"]
+                     "full pipeline, key-agile, block RAM", "compact"]
     peers = {g.peer for g in AES_SPACE.goals} - {None}
     assert peers <= {"Usselmann aes_core (OpenCores)", "tiny_aes (OpenCores)",
                      "secworks/aes (encrypt, 128-bit key)"}

@@ -226,6 +226,10 @@ _FLOW_POINTS = (
     ("iterative", _pick("iterative", sbox="rom"), {"flatten": True}, "flat synthesis", _KEPT_PARTS),
     ("interleaved 3-stage", _pick("interleaved", sbox="rom", stages=3), {"flatten": True},
      "flat synthesis", _KEPT_PARTS),
+    ("pipeline 4-stage", _pick("pipeline", sbox="rom", stages=4), {"ebr_outreg": True},
+     "block-RAM output registers",
+     "the register after each block-RAM read moved into the DP16KD (REGMODE OUTREG), as vendor "
+     "synthesis does; Yosys's ECP5 memory library has no such option"),
 )
 
 AES_SPACE = Study(
@@ -241,10 +245,12 @@ AES_SPACE = Study(
                  "per round (paper 001 Table 6: 2-, 3- and 4-cycle rounds); then the iterative core "
                  "with every key addition folded into the round (paper 001's modified sequential "
                  "core), the interleaved round and the pipeline with a register inside the S-box "
-                 "(4 stages), and the pipeline with fixed round keys; then four points with a flow "
-                 "option: the byte core mapped to LUT4 only (no wide LUTs), and the column, "
+                 "(4 stages; with block-RAM S-boxes a second register after the block RAM), and "
+                 "the pipeline with fixed round keys; then five points with a flow "
+                 "option: the byte core mapped to LUT4 only (no wide LUTs), the column, "
                  "iterative and 3-stage interleaved cores with block-RAM S-boxes synthesized flat "
-                 "(no part kept for the area split); two placer seeds each."),
+                 "(no part kept for the area split), and the 4-stage block-RAM pipeline with the "
+                 "block RAMs' output registers (--ebr-outreg); two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -255,7 +261,7 @@ AES_SPACE = Study(
             + _aes128("pipeline", sbox="rom", stages=3)
             + _aes128("iterative", sbox=["lut", "rom"], key_add="folded")
             + _aes128("interleaved", sbox="lut", stages=4)
-            + _aes128("pipeline", sbox="lut", stages=4)
+            + _aes128("pipeline", sbox=["lut", "rom"], stages=4)
             + _aes128("pipeline", sbox="rom", stages=2, keys="fixed")
             + _aes128("interleaved", sbox="lut", stages=2, key_clock="separate")
             + [p for _, point, flow, _, _ in _FLOW_POINTS for p in _aes128(**point, **flow)]),
@@ -359,6 +365,13 @@ AES_SPACE = Study(
              "timing.fmax_mhz", (("timing.fmax_mhz", ">=", 250),
                                  ("performance.mbps_per_lut4", ">=", 0.80)),
              peer="tiny_aes (OpenCores)"),
+        Goal("full pipeline, key-agile, block RAM",
+             tuple(_pick("pipeline", sbox="rom", stages=n) for n in (1, 2, 3, 4))
+             + ({**_pick("pipeline", sbox="rom", stages=4), "ebr_outreg": True},),
+             "timing.fmax_mhz", (("timing.fmax_mhz", ">=", 250),
+                                 ("performance.throughput_ecb_mbps", ">=", 30000),
+                                 ("area.lut4", "<=", 10000), ("area.ebr", "<=", 208),
+                                 ("performance.mbps_per_lut4", ">=", 3.0))),
         Goal("compact", (_pick("byte"), _pick("column")), "area.lut4",
              (("area.lut4", "<=", 450), ("area.ebr", "<=", 2), ("timing.fmax_mhz", ">=", 100)),
              lowest=True, peer="secworks/aes (encrypt, 128-bit key)"),
