@@ -51,11 +51,6 @@ ENTRIES = 256                   #: one table per byte: 8-bit indices
 FILL_CLOCKS = ENTRIES + 1       #: b = 1, a clock with no write, b = 2 .. 255
 
 
-def clocks_per_block(digit: int) -> int:
-    """A table unit's clocks per block: ``128 / digit`` lookups and the clock ``y`` shows it."""
-    return BITS // digit + 1
-
-
 def times_a_power(v, k: int):
     """``v . a^k mod P`` (reflected): a shift and the sparse fold of its top ``k`` bits."""
     return reduce_mod(Value.cast(v) << k, GCM) if k else Value.cast(v)
@@ -81,7 +76,7 @@ class TableGHASH(wiring.Component):
 
     @property
     def cycles_per_block(self) -> int:
-        return clocks_per_block(self.digit)
+        return BITS // self.digit + 1
 
     def elaborate(self, platform):
         m = Module()
@@ -97,7 +92,7 @@ class TableGHASH(wiring.Component):
         fill = Signal(range(ENTRIES))       # the fill clock: its entry b, issued this clock
         entry = Signal(8)
         m.d.comb += entry.eq(Mux(fill == 0, 1, fill))
-        w_entry, w_en = Signal(8), Signal()  # the entry written this clock (its source read the clock before)
+        w_entry, w_en = Signal(8), Signal()  # the entry whose source is read this clock
         hr = Signal(BITS, name="h_reflected")
         m.d.comb += hr.eq(reflect(self.h))
         v = Signal(BITS, name="fill_value")
@@ -131,7 +126,7 @@ class TableGHASH(wiring.Component):
             m.d.sync += [x_rest.eq(x[d:]), step.eq(steps), z.eq(0)]
         with m.Elif(step != 0):
             m.d.sync += [x_rest.eq(x_rest[d:]), step.eq(step - 1),
-                         z.eq(times_a_power(z, d) ^ xor_tree(lookups))]
+                         z.eq(reduce_mod((z << d) ^ xor_tree(lookups), GCM))]
         with m.If(self.clear):
             m.d.sync += [z.eq(0), step.eq(0), filling.eq(1), fill.eq(0)]
         return m
