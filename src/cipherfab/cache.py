@@ -6,6 +6,8 @@ else ``~/.cache/cipherfab``.  Under it:
 * ``builds/``     - build measurements, one JSON per cache key (:mod:`cipherfab.flow.cache`)
 * ``verilated/``  - compiled Verilator harness libraries (:mod:`cipherfab.sim.verilated`)
 * ``failed/``     - tool files and logs of failed builds, one folder per cache key
+* ``cores/``      - generated core Verilog, one JSON per key over the point, its lint waivers
+  and every source file it came from (:mod:`cipherfab.sim.core_cache`)
 * ``systems/``    - accelerator-system Verilog the simulated system was made from, one JSON per
   key over the point, the shape and every source file it came from (:mod:`cipherfab.host.system_cache`)
 * ``tools.json``  - the tools' own version lines, per installed package version
@@ -26,7 +28,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .userfiles import writable_folder
+from .userfiles import writable_folder, write_atomic
 
 ENV = "CIPHERFAB_CACHE"
 #: variables naming a tool's cache folder that a relative value would break (a tool runs
@@ -104,6 +106,20 @@ def failed() -> Path:
 
 def systems() -> Path:
     return root() / "systems"
+
+
+def cores() -> Path:
+    return root() / "cores"
+
+
+def write_kept(path: Path, text: str) -> None:
+    """Keep ``text`` at ``path`` (atomically: a racing writer writes the same text); a cache
+    that cannot be written costs only time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text, prefix=".tmp-")
+    except OSError:
+        pass
 
 
 def tools_file() -> Path:

@@ -86,9 +86,10 @@ def _core(args):
         return args.top, info, lambda: read_text(args.verilog, "verilog", "--verilog")
     if not args.cipher:
         raise CipherfabError("nothing to assess: give CIPHER (e.g. aes) or --verilog FILE --top NAME --info JSON")
-    from ..generate import declaration, generate_verilog
+    from ..generate import declaration
+    from ..sim.core_cache import core_verilog
     params = params_from_args(args)
-    return params.top, declaration(params), lambda: generate_verilog(params)[0]
+    return params.top, declaration(params), lambda: core_verilog(params)[0]
 
 
 def _progress(t0: float):

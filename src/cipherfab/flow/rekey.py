@@ -134,11 +134,11 @@ def new_params(manifest: dict, key: str):
 def new_design(build: Path, manifest: dict, params):
     """(Verilog, contents by memory path, elaboration seconds) for ``params``; refuses a key
     that changes logic."""
-    from ..generate import generate_verilog
+    from ..sim.core_cache import core_verilog
     from ..gctune import fewer_collections
     t0 = time.perf_counter()
     with fewer_collections():
-        verilog, _, _ = generate_verilog(params)
+        verilog, _, _ = core_verilog(params)
     seconds = time.perf_counter() - t0
     design = manifest["design"]
     label, variant = f"{design['cipher']} {design['arch']}", design.get("variant", design["arch"])

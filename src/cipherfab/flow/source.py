@@ -62,13 +62,13 @@ def point_label(params: dict) -> str:
 
 def design_source(cipher: str, *, arch: str | None = None, **values) -> DesignSource:
     """The generated core as something the flow builds (study points call this)."""
-    from ..generate import generate_verilog
+    from ..sim.core_cache import core_verilog
     from ..gctune import fewer_collections
     from ..hw.export import part_prefixes
     from ..registry import resolve
     params = resolve(cipher, arch, **values)
     with fewer_collections():
-        text, info, seconds = generate_verilog(params)
+        text, info, seconds = core_verilog(params)
     return DesignSource(
         verilog=text, top=params.top, design=params.as_dict(),
         cycles_per_block_ecb=info.cycles_per_block,

@@ -18,7 +18,6 @@ from .. import __version__, cache
 from ..generate import system_shape, system_verilog as make_system_verilog
 from ..registry import CoreParams
 from ..sim import ledger
-from ..sim.verilated import _write_atomic
 
 #: the files that make the system's Verilog around a core (followed through their imports;
 #: generate.py, which calls them, is one of every point's generator files)
@@ -49,7 +48,7 @@ def system_verilog(params: CoreParams, width: int | None = None,
             pass                        # absent or unreadable: made again and saved over it
     made = make_system_verilog(params, width, depth)
     if path is not None:
-        _save(path, json.dumps(dict(zip(("verilog", "top", "facts"), made))))
+        cache.write_kept(path, json.dumps(dict(zip(("verilog", "top", "facts"), made))))
     return made
 
 
@@ -60,10 +59,3 @@ def _path(params: CoreParams, width: int, depth: int) -> Path | None:
                          f"{system_digest(params)}".encode()).hexdigest()[:32]
     return cache.systems() / f"{key}.json"
 
-
-def _save(path: Path, text: str) -> None:
-    """Write atomically (a racing writer writes the same text)."""
-    try:
-        _write_atomic(path, text)
-    except OSError:
-        pass

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import CipherfabError
-from ..generate import generate_verilog
+from .core_cache import core_verilog
 from ..gctune import fewer_collections
 from ..hw.info import CoreInfo
 from ..registry import CoreParams, get_cipher
@@ -50,7 +50,7 @@ class HardwareEngine:
             text, self._top, self.info = core.verilog, core.top, core.info
         else:                            # Verilator places the lint waivers as it builds
             with fewer_collections():
-                text, self.info, _ = generate_verilog(core, waivers=False)
+                text, self.info, _ = core_verilog(core, waivers=False)
             self._top, waivers = core.top, LINT_WAIVERS
         #: seconds: elaborate (generate the Verilog), then the phases of the Verilator build
         self.phases = {"elaborate": time.perf_counter() - t0}

@@ -264,10 +264,10 @@ def _update_readme(points, states, book: ledger.Ledger, root: Path | None = None
 
 
 def _verilog_sha(params: CoreParams) -> str:
-    from ..generate import generate_verilog
+    from .core_cache import core_verilog
     from ..gctune import fewer_collections
     with fewer_collections():
-        return hashlib.sha256(generate_verilog(params)[0].encode()).hexdigest()
+        return hashlib.sha256(core_verilog(params)[0].encode()).hexdigest()
 
 
 def _point_vectors(params: CoreParams, root: Path) -> dict:
