@@ -61,6 +61,13 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert verify_gcm.state(p, {**e, "vectors": {verify_gcm.GCM_FILE: "0" * 64}}, cut_root) == \
         "stale: KAT files changed"
     assert verify_gcm.state(p, None, cut_root) == "never"
+    # from the ledger alone (the README's line): another digest is stale, nothing generated
+    assert verify_gcm.recorded_state(p, e, cut_root) == "fresh"
+    old = {**e, "generator_digest": "old"}
+    assert verify_gcm.recorded_state(p, old, cut_root) == "stale: generator changed, system not compared yet"
+    assert old["generator_digest"] == "old"
+    assert verify_gcm.recorded_state(p, {**old, "verdict": "fail"}, cut_root) == "failed"
+    assert verify_gcm.recorded_state(p, None, cut_root) == "never"
 
     from cipherfab.host import driver
     real = driver.Accelerator.run_gcm

@@ -102,6 +102,15 @@ def state(params: CoreParams, e: dict | None, root: Path) -> str:
     return result
 
 
+def recorded_state(params: CoreParams, e: dict | None, root: Path) -> str:
+    """The state from the ledger alone (no system generated): an entry whose generator digest
+    is not today's is stale until ``verify --status`` (which compares the system's Verilog and
+    re-stamps it) or ``verify --all --changed`` has looked; the README's line says this."""
+    if e is not None and e.get("verdict") == "pass" and e.get("generator_digest") != digest(params):
+        return "stale: generator changed, system not compared yet"
+    return state(params, e, root)
+
+
 def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -> dict:
     """``{"ok", "line", "entry"}`` for one class's representative point."""
     from ..generate import declaration

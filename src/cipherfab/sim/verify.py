@@ -234,10 +234,13 @@ def recorded_states(points, book: ledger.Ledger, root: Path, tools: bool = True)
 
 
 def _gcm_line(book: ledger.Ledger, root: Path) -> str:
-    """The README's line on the GCM classes (none when the host layer is not loaded)."""
+    """The README's line on the GCM classes (none when the host layer is not loaded), from the
+    ledger alone (:func:`cipherfab.host.verify_gcm.recorded_state`: no system generated)."""
     if not hooks.provided("gcm_checks"):
         return ""
-    states = _gcm_states(_gcm().gcm_points(), book, root)
+    verify_gcm = _gcm()
+    states = {p.top: verify_gcm.recorded_state(p, book.gcm.get(verify_gcm.key(p)), root)
+              for p in verify_gcm.gcm_points()}
     fresh = sum(s == "fresh" for s in states.values())
     return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
             f"and fresh (the CAVP GCM file and random messages; see the summary).")
