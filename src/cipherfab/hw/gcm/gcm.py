@@ -66,9 +66,9 @@ from ..modes import Mode
 from .gcm_control import LENGTH_BITS, GcmControl
 from .gcm_datapath import GcmDatapath
 from .gf128 import BITS
+from .ghash_table import DIGITS as TABLE_DIGITS, clocks_per_block
 
 DIGITS = (64, 32, 16, 8)
-TABLE_DIGITS = (32, 16, 8)
 #: block RAMs one 256 x 128-bit table occupies where none is declared (an 18-kbit block
 #: as 512 x 36: ECP5's DP16KD, Nexus's DP16K, Gowin's BSRAM)
 TABLE_BLOCKS = 4
@@ -95,7 +95,7 @@ def ghash_for(cycles_per_block: int, blocks_free: int | None = None,
     narrowest digit whose 128/d clocks fit, else (one block per clock) the aggregated
     style, whose pipelined multiplier keeps the clock of a pipelined core where the
     ``parallel`` style's one-clock 128 x 128 product would not."""
-    tables = [d for d in TABLE_DIGITS if BITS // d + 1 <= cycles_per_block
+    tables = [d for d in TABLE_DIGITS if clocks_per_block(d) <= cycles_per_block
               and (blocks_free is None or d // 8 * table_blocks <= blocks_free)]
     if tables:
         return "table", min(tables)

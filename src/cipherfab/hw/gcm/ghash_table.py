@@ -51,6 +51,11 @@ ENTRIES = 256                   #: one table per byte: 8-bit indices
 FILL_CLOCKS = ENTRIES + 1       #: b = 1, a clock with no write, b = 2 .. 255
 
 
+def clocks_per_block(digit: int) -> int:
+    """A table unit's clocks per block: ``128 / digit`` lookups and the clock ``y`` shows it."""
+    return BITS // digit + 1
+
+
 def times_a_power(v, k: int):
     """``v . a^k mod P`` (reflected): a shift and the sparse fold of its top ``k`` bits."""
     return reduce_mod(Value.cast(v) << k, GCM) if k else Value.cast(v)
@@ -76,7 +81,7 @@ class TableGHASH(wiring.Component):
 
     @property
     def cycles_per_block(self) -> int:
-        return BITS // self.digit + 1
+        return clocks_per_block(self.digit)
 
     def elaborate(self, platform):
         m = Module()
@@ -92,7 +97,7 @@ class TableGHASH(wiring.Component):
         fill = Signal(range(ENTRIES))       # the fill clock: its entry b, issued this clock
         entry = Signal(8)
         m.d.comb += entry.eq(Mux(fill == 0, 1, fill))
-        w_entry, w_en = Signal(8), Signal()  # the entry whose source is read this clock
+        w_entry, w_en = Signal(8), Signal()  # the entry written this clock (its source read the clock before)
         hr = Signal(BITS, name="h_reflected")
         m.d.comb += hr.eq(reflect(self.h))
         v = Signal(BITS, name="fill_value")

@@ -44,7 +44,7 @@ from ...errors import CipherfabError
 from .gf128 import BITS, GCM
 from .ghash import GF128Mul, check, gf_mul_comb
 from .ghash_aggregated import LANES, AggregatedGHASH
-from .ghash_table import DIGITS as TABLE_DIGITS, TableGHASH
+from .ghash_table import DIGITS as TABLE_DIGITS, TableGHASH, clocks_per_block
 
 
 def check_style(style: str, digit: int | None) -> None:
@@ -78,7 +78,7 @@ class GHASH(wiring.Component):
     def cycles_per_block(self) -> int:
         """Clocks between blocks offered back to back."""
         if self.style == "table":
-            return BITS // self.digit + 1
+            return clocks_per_block(self.digit)
         return 1 if self.style in ("parallel", "aggregated") else BITS // self.digit
 
     def elaborate(self, platform):

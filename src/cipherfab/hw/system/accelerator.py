@@ -74,11 +74,12 @@ class Accelerator(wiring.Component):
         self._MustUse__silence = False
         if ghash == "auto":
             from ..gcm.gcm import QUEUE_BLOCKS
+            from ..gcm.ghash_table import ENTRIES
             from .fifo_budget import DEFAULT_BUDGET, fifo_blocks
             ram = DEFAULT_BUDGET.ram         # what the FIFOs and the GHASH queue leave
             free = (DEFAULT_BUDGET.count - 2 * fifo_blocks(info.block_bits, depth)
                     - ram.blocks(QUEUE_BLOCKS - 1, info.block_bits))
-            ghash = ghash_for(info.cycles_per_block, free, ram.blocks(256, info.block_bits))
+            ghash = ghash_for(info.cycles_per_block, free, ram.blocks(ENTRIES, info.block_bits))
         self.ghash = ghash
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),
