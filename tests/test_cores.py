@@ -21,10 +21,37 @@ VECTORS = Path(cipherfab.__file__).parent / "vectors" / "kat"   # the KAT files 
 #: (tests/aes/test_masked_core.py)
 SLOW = {"masked"}
 
+#: test points that only add an option value or a key size to an architecture the default
+#: run checks in other points, at 8 to 30 s each of a clean run (generation and Verilator
+#: build; the CI budget is 10 minutes): checked with ``-m slow`` and by ``verify --all``.
+#: What stays in the default run: every architecture of every cipher, its KAT files and a
+#: random run on at least one point (``test_every_architecture_keeps_a_default_point``).
+SLOW_POINTS = {
+    "aes_unrolled_128_encrypt_lut_10",       # unrolled: lut_2 (192), composite_1 (256) stay
+    "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 (128), rom_1 (192), rom_3 (256) stay
+    "aes_iterative_192_both_composite",      # iterative: 128 lut, 192 rom decrypt, 256 tbox stay
+    "aes_interleaved_128_both_composite_4",  # interleaved: four points stay, 128 both among them
+    "serpent_iterative_192_encrypt_lut",     # serpent: 128 lut, 256 lut_8 stay
+    "mars_iterative_192_encrypt",            # mars: 128, 256 logic stay
+}
 
-@pytest.mark.parametrize("params", [pytest.param(p, marks=[pytest.mark.slow] if p.arch in SLOW else [])
+
+def _slow(p) -> bool:
+    return p.arch in SLOW or p.top in SLOW_POINTS
+
+
+@pytest.mark.parametrize("params", [pytest.param(p, marks=[pytest.mark.slow] if _slow(p) else [])
                                     for p in all_points(test_only=True)], ids=lambda p: p.top)
 def test_core_passes_kat_random_and_timing(params):
     res = verify_point(params, VECTORS, random_blocks=2000, seed=1)
     assert res["ok"], res["line"]
     assert res["entry"]["verdict"] == "pass" and len(res["entry"]["verilog_sha256"]) == 64
+
+
+def test_every_architecture_keeps_a_default_point():
+    """The points under ``-m slow`` leave every (cipher, architecture) a point in the default
+    run (the masked core's: tests/aes/test_masked_core.py), and name points that exist."""
+    points = all_points(test_only=True)
+    assert SLOW_POINTS <= {p.top for p in points}
+    kept = {(p.cipher, p.arch) for p in points if not _slow(p)}
+    assert {(p.cipher, p.arch) for p in points if p.arch not in SLOW} == kept
