@@ -7,10 +7,19 @@ import pytest
 from cipherfab.gctune import ELABORATION_GEN0, fewer_collections
 
 
-def test_thresholds_raised_inside_and_restored_after_also_on_error():
+@pytest.fixture
+def python_default():
+    """Python's default thresholds for the test (tests/conftest.py raises them for the run)."""
+    run = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*run)
+
+
+def test_thresholds_raised_inside_and_restored_after_also_on_error(python_default):
     before = gc.get_threshold()
     with fewer_collections():
-        assert gc.get_threshold()[0] == max(before[0], ELABORATION_GEN0)
+        assert gc.get_threshold() == (ELABORATION_GEN0, 50, 100)
     assert gc.get_threshold() == before
     with pytest.raises(RuntimeError):
         with fewer_collections():
