@@ -20,7 +20,7 @@ import sys  # noqa: E402
 
 import pytest  # noqa: E402
 
-from cipherfab.gctune import ELABORATION_GEN0  # noqa: E402
+from cipherfab.gctune import ELABORATION_THRESHOLDS  # noqa: E402
 
 # The suite elaborates and simulates Amaranth designs: millions of long-lived objects that
 # Python's cyclic collector (after every 700 net allocations by default) scans again and
@@ -29,7 +29,7 @@ from cipherfab.gctune import ELABORATION_GEN0  # noqa: E402
 # of later scans (pytest_collection_finish).  Measured on 2 cores, 2026-11-28, CPU seconds
 # of one file, warm caches: tests/aes/test_masked_core.py 48.3 -> 43.8,
 # tests/sim/test_robust_order.py 22.4 -> 21.1, tests/hw/gcm/test_gcm.py 26.1 -> 24.9.
-gc.set_threshold(ELABORATION_GEN0, 50, 100)
+gc.set_threshold(*ELABORATION_THRESHOLDS)
 
 import cipherfab.ciphers  # noqa: E402
 from cipherfab import registry  # noqa: E402

@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from cipherfab.gctune import ELABORATION_GEN0, fewer_collections
+from cipherfab.gctune import ELABORATION_THRESHOLDS, fewer_collections
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def python_default():
 def test_thresholds_raised_inside_and_restored_after_also_on_error(python_default):
     before = gc.get_threshold()
     with fewer_collections():
-        assert gc.get_threshold() == (ELABORATION_GEN0, 50, 100)
+        assert gc.get_threshold() == ELABORATION_THRESHOLDS
     assert gc.get_threshold() == before
     with pytest.raises(RuntimeError):
         with fewer_collections():

@@ -17,13 +17,15 @@ from contextlib import contextmanager
 
 #: first-generation collection threshold while elaborating (Python's default: 700)
 ELABORATION_GEN0 = 200_000
+#: the collector's three thresholds while elaborating (Python's defaults: 700, 10, 10)
+ELABORATION_THRESHOLDS = (ELABORATION_GEN0, 50, 100)
 
 
 @contextmanager
 def fewer_collections():
     """Raise the collector's thresholds for the block; restore them after, also on error."""
     old = gc.get_threshold()
-    gc.set_threshold(max(old[0], ELABORATION_GEN0), max(old[1], 50), max(old[2], 100))
+    gc.set_threshold(*(max(o, e) for o, e in zip(old, ELABORATION_THRESHOLDS)))
     try:
         yield
     finally:

@@ -238,9 +238,7 @@ def _gcm_line(book: ledger.Ledger, root: Path) -> str:
     ledger alone (:func:`cipherfab.host.verify_gcm.recorded_state`: no system generated)."""
     if not hooks.provided("gcm_checks"):
         return ""
-    verify_gcm = _gcm()
-    states = {p.top: verify_gcm.recorded_state(p, book.gcm.get(verify_gcm.key(p)), root)
-              for p in verify_gcm.gcm_points()}
+    states = _gcm_states(_gcm().gcm_points(), book, root, recorded=True)
     fresh = sum(s == "fresh" for s in states.values())
     return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
             f"and fresh (the CAVP GCM file and random messages; see the summary).")
@@ -344,9 +342,13 @@ def selected_points(cipher: str | None, arch: str | None) -> list[CoreParams]:
     return points
 
 
-def _gcm_states(gcm, book, root: Path) -> dict[str, str]:
-    verify_gcm = _gcm() if gcm else None
-    return {p.top: verify_gcm.state(p, book.gcm.get(verify_gcm.key(p)), root) for p in gcm}
+def _gcm_states(gcm, book, root: Path, recorded: bool = False) -> dict[str, str]:
+    """Each GCM class's state; ``recorded``: from the ledger alone (no system generated)."""
+    if not gcm:
+        return {}
+    verify_gcm = _gcm()
+    state = verify_gcm.recorded_state if recorded else verify_gcm.state
+    return {p.top: state(p, book.gcm.get(verify_gcm.key(p)), root) for p in gcm}
 
 
 def _check_kat_files(points, root: Path) -> None:
