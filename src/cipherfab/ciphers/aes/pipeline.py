@@ -45,10 +45,10 @@ already in the output buffer keep their results) and the first block after it
 may enter 2·Nr+2 clocks after the key handshake.  The data lane is the same.
 
 No enable reaches the pipeline registers (they load every clock, which keeps
-clock-enable fan-out off the critical path).  Instead the core gives credits:
-the output buffer has room for every block that can be in flight, and
-``block_in.ready`` is high while (blocks in the pipeline + blocks in the buffer)
-is below its depth.  So a block is never dropped, duplicated or reordered under
+clock-enable fan-out off the critical path).  Instead the core gives credits
+(:class:`~cipherfab.hw.credit_buffer.CreditBuffer`): the output buffer has room
+for every block that can be in flight, and ``block_in.ready`` is high while (blocks in
+the pipeline + blocks in the buffer) is below its depth.  So a block is never dropped, duplicated or reordered under
 backpressure, and with ``block_out.ready`` high the latency is a constant
 (declared in :class:`~cipherfab.hw.info.CoreInfo`, measured by the harness).
 """
@@ -57,11 +57,11 @@ from __future__ import annotations
 
 from amaranth.hdl import Const, Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from ...hw.info import CoreInfo, CoreSignature, payload_parts
 from ...hw.sbox import SboxTables, SubBytes
+from ...hw.credit_buffer import CreditBuffer
 from .key_step import WindowStep, first_round_key
 from .reference import NK, NR, SBOX
 from .round import IN_BLOCK_RAM, final_round, key_sbox, middle_round, sbox_cuts, sub_bytes_unit
@@ -150,16 +150,14 @@ class PipelinedAES(wiring.Component):
         nr = NR[self.key_bits]
 
         # credits: blocks in the pipeline or the buffer never exceed the buffer's depth
-        m.submodules.buffer = buffer = SyncFIFOBuffered(width=128, depth=self.buffer_depth)
-        held = Signal(range(self.buffer_depth + 1))
+        m.submodules.buffer = buffer = CreditBuffer(128, self.buffer_depth)
         take = self.block_in.valid & self.block_in.ready
-        give = self.block_out.valid & self.block_out.ready
+        m.d.comb += buffer.take.eq(take)
         if self.agile:
-            m.d.comb += self.block_in.ready.eq(held < self.buffer_depth)
+            m.d.comb += self.block_in.ready.eq(buffer.room)
         else:
             fixed_keys, keys_ready = self._round_key_registers(m)
-            m.d.comb += self.block_in.ready.eq((held < self.buffer_depth) & keys_ready)
-        m.d.sync += held.eq(held + take - give)
+            m.d.comb += self.block_in.ready.eq(buffer.room & keys_ready)
 
         # input register, then the rounds; a valid bit travels beside each stage
         lead = self.stages >= 2          # the key lane one stage ahead (module docstring)
@@ -193,15 +191,15 @@ class PipelinedAES(wiring.Component):
 
         m.d.comb += [
             buffer.w_data.eq(x), buffer.w_en.eq(valid),
-            self.block_out.payload.eq(buffer.r_data), self.block_out.valid.eq(buffer.r_rdy),
-            buffer.r_en.eq(self.block_out.ready),
-            self.busy.eq(held != 0),
+            self.block_out.payload.eq(buffer.r.payload), self.block_out.valid.eq(buffer.r.valid),
+            buffer.r.ready.eq(self.block_out.ready),
+            self.busy.eq(buffer.held),
         ]
         if not self.agile and hasattr(self, "key"):      # (no key port: key-specific)
             in_pipe = Signal(range(self.depth + 1))       # blocks between input and buffer
             m.d.sync += in_pipe.eq(in_pipe + take - valid)
             m.d.comb += [self.key.ready.eq((in_pipe == 0) & ~self._keys.busy),
-                         self.busy.eq((held != 0) | self._keys.busy)]
+                         self.busy.eq(buffer.held | self._keys.busy)]
         return m
 
     def add_key(self, r: int, x_next):
