@@ -177,7 +177,8 @@ def test_record_flow_section_names_every_option_also_for_old_cache_entries():
                 "keep_hierarchy": [], "pack": None}
     got = build_mod.flow_section(old_flow, FlowOptions(), ECP5, 3)
     assert got == {**old_flow, "placer": "heap", "router": "router1", "abc9": True, "widelut": True,
-                   "flatten": False, "share_placement": "separate", "ebr_outreg": False, "retime": False,
+                   "flatten": False, "share_placement": "separate", "ebr_outreg": False, "floorplan": False,
+                   "retime": False,
                    "seed": 3}
     xc7 = build_mod.flow_section({}, FlowOptions(), get_device("xc7"), 1)
     assert (xc7["placer"], xc7["router"], xc7["seed"]) == (None, None, None)

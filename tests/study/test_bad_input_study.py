@@ -69,6 +69,8 @@ STUDY = [
     (["study", "quick", "--abc9", "--no-abc9"], "argument --abc9/--no-abc9: given both ways"),
     (["study", "quick", "--device", "ice40-hx8k", "--ebr-outreg"],
      "--ebr-outreg applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
+    (["study", "quick", "--device", "ice40-hx8k", "--floorplan"],
+     "--floorplan applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
     (["study", "quick", "--device", "ice40-hx8k", "--no-widelut"],
      "--no-widelut applies to ECP5 devices (synth_ecp5), not ice40-hx8k"),
     (["study", "families", "--device", "ecp5-85k"],

@@ -14,7 +14,7 @@ from .. import __version__
 from .. import cache as cache_layout
 from ..progress import stage
 from ..errors import CipherfabError
-from . import cache, ebr_outreg, log_path, parse, record, share_place, shares, tools, worst_paths
+from . import cache, ebr_outreg, floorplan, log_path, parse, record, share_place, shares, tools, worst_paths
 from .devices import DEFAULT, Device, get_device
 from .paths import dir_target
 from .options import NAMES as FLOW_OPTIONS, FlowOptions
@@ -67,6 +67,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     if over:          # stop before a place and route that cannot succeed
         raise CipherfabError(f"design does not fit: {over} (synthesized)")
     outreg = ebr_outreg.absorb(wd / "netlist.json") if opts.ebr_outreg and not dev.synthesis_only else None
+    plan = floorplan.place(wd / "netlist.json", dev.kind.block_ram_rows(dev.name), dev.kind.block_ram.primitive) \
+        if opts.floorplan and not dev.synthesis_only else None
     pnr = None
     router = opts.router
     if not dev.synthesis_only:
@@ -115,7 +117,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
             "pnr": (f"{dev.kind.nextpnr.removeprefix('yowasp-')} {' '.join(dev.pnr_flags)} --seed {seed} --freq {FREQ_TARGET_MHZ} "
                     f"{' '.join(opts.pnr_args())} --timing-allow-fail") if pnr else None,
             "pack": pnr["pack_note"] if pnr else None,
-            **({"ebr_outreg_moved": outreg} if outreg else {})}
+            **({"ebr_outreg_moved": outreg} if outreg else {}),
+            **({"floorplan_placed": plan} if plan else {})}
     return {"area": area, "timing": record.timing(pnr, clock), "times": times, "tools": ver,
             "router": router if pnr else None, "flow": flow,
             "synthesized_cells": syn["cells"], **({"shares": merged} if merged else {})}
@@ -214,7 +217,7 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
           timeout: float | None = None, placer: str | None = None, abc9: bool | None = None,
           widelut: bool | None = None, paths: int | None = None,
           flatten: bool | None = None, share_placement: str | None = None,
-          ebr_outreg: bool | None = None) -> dict:
+          ebr_outreg: bool | None = None, floorplan: bool | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
@@ -238,7 +241,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     """
     dev = _device(device, speed)
     opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten,
-                          share_placement=share_placement, ebr_outreg=ebr_outreg).on(dev, router is not None)
+                          share_placement=share_placement, ebr_outreg=ebr_outreg,
+                          floorplan=floorplan).on(dev, router is not None)
     opts.check(dev)
     if "share_placement" in opts.changed() and not counts_shares(source, dev):
         raise CipherfabError(f"--share-placement {opts.share_placement} applies to masked (share-tagged) cores "

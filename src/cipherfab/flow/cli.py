@@ -104,6 +104,10 @@ def add_flow_arguments(group) -> None:
                        help="move the register after each block-RAM read into the block RAM's output "
                             "register (REGMODE OUTREG), as vendor synthesis does, within each module (ECP5). "
                             "Default --no-ebr-outreg: the netlist as Yosys maps it")
+    group.add_argument("--floorplan", action=_Switch,
+                       help="give each block RAM a site before placement, in the order the data "
+                            "reaches them, along the device's block-RAM rows (ECP5). Default "
+                            "--no-floorplan: the placer chooses")
 
 
 def flow_options(args) -> dict:

@@ -32,6 +32,9 @@ key and record are what they were before the options existed.
 * **ebr_outreg**: move the fabric register after each block-RAM read port into the block
   RAM's output register (``--ebr-outreg``; :mod:`.ebr_outreg`), or leave the netlist as
   Yosys maps it (default).  ECP5; each module on its own (``--flatten``: the whole core).
+* **floorplan**: give each block RAM a site before placement, in the order the data reaches
+  them, along the device's block-RAM rows (``--floorplan``; :mod:`.floorplan`), or let the
+  placer choose (default).  ECP5.
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -49,10 +52,10 @@ PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
 SHARE_PLACEMENTS = ("separate", "free")
 #: the option names, as build() keywords, study point parameters and record keys
-NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "ebr_outreg")
+NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "ebr_outreg", "floorplan")
 #: the options that are true or false, and of those the ones only ``synth_ecp5`` has
-SWITCHES = ("abc9", "widelut", "flatten", "ebr_outreg")
-ECP5_ONLY = ("abc9", "widelut", "ebr_outreg")
+SWITCHES = ("abc9", "widelut", "flatten", "ebr_outreg", "floorplan")
+ECP5_ONLY = ("abc9", "widelut", "ebr_outreg", "floorplan")
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -68,6 +71,7 @@ class FlowOptions:
     flatten: bool = False
     share_placement: str = "separate"
     ebr_outreg: bool = False
+    floorplan: bool = False
 
     @classmethod
     def of(cls, **given) -> "FlowOptions":

@@ -43,7 +43,8 @@ class Family:
     #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`), "pins" (no
     #: out-of-context mode and every IO needs a pin: a core is placed behind the serial I/O
     #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`), "wrap"
-    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40)
+    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40),
+    #: "floorplan" (block RAMs placed in data order on :meth:`block_ram_rows`)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()
@@ -92,6 +93,11 @@ class Family:
         :attr:`block_ram`) and ``dsp`` (:attr:`dsp` multipliers); None where not declared."""
         c = self.devices[name].get("capacity")
         return dict(c) if c else None
+
+    def block_ram_rows(self, name: str) -> list[list[str]] | None:
+        """Device ``name``'s block-RAM sites as nextpnr bel names, row by row, each row left
+        to right (``--floorplan``, :mod:`~cipherfab.flow.floorplan`); None: not known."""
+        return None
 
     def synthesized_overflow(self, name: str, totals: dict) -> str | None:
         """``needs N LUT4, <device> has M`` when the synthesized design alone is more than
