@@ -98,10 +98,10 @@ def test_pick_never_answers_a_point_built_with_a_flow_option():
 def test_aes_space_compact_and_block_ram_points_carry_their_flow_option():
     from cipherfab.study.studies import AES_SPACE
     flow_points = [runner.Point.generated(p) for p in AES_SPACE.points
-                   if any(k in p for k in ("widelut", "flatten", "ebr_outreg"))]
+                   if any(k in p for k in ("widelut", "flatten", "ebr_outreg", "floorplan"))]
     assert [p.label for p in flow_points] == [
         "aes-byte-128-encrypt-rom-no-widelut", "aes-column-128-encrypt-rom-flatten",
         "aes-iterative-128-encrypt-rom-flatten", "aes-interleaved-128-encrypt-rom-3-flatten",
-        "aes-pipeline-128-encrypt-rom-4-ebr-outreg"]
+        "aes-pipeline-128-encrypt-rom-4-ebr-outreg", "aes-pipeline-128-encrypt-rom-4-ebr-outreg-floorplan"]
     assert [p.split()[1] for p in flow_points] == ([{"widelut": False}] + [{"flatten": True}] * 3
-                                                   + [{"ebr_outreg": True}])
+                                                   + [{"ebr_outreg": True}, {"ebr_outreg": True, "floorplan": True}])

@@ -230,6 +230,10 @@ _FLOW_POINTS = (
      "block-RAM output registers",
      "the register after each block-RAM read moved into the DP16KD (REGMODE OUTREG), as vendor "
      "synthesis does; Yosys's ECP5 memory library has no such option"),
+    ("pipeline 4-stage", _pick("pipeline", sbox="rom", stages=4), {"ebr_outreg": True, "floorplan": True},
+     "block-RAM output registers and floorplan",
+     "as the point above, and every block RAM sited before placement in the order the data "
+     "reaches it, along two EBR rows (--floorplan)"),
 )
 
 AES_SPACE = Study(
@@ -246,11 +250,12 @@ AES_SPACE = Study(
                  "with every key addition folded into the round (paper 001's modified sequential "
                  "core), the interleaved round and the pipeline with a register inside the S-box "
                  "(4 stages; with block-RAM S-boxes a second register after the block RAM), and "
-                 "the pipeline with fixed round keys; then five points with a flow "
+                 "the pipeline with fixed round keys; then six points with a flow "
                  "option: the byte core mapped to LUT4 only (no wide LUTs), the column, "
                  "iterative and 3-stage interleaved cores with block-RAM S-boxes synthesized flat "
                  "(no part kept for the area split), and the 4-stage block-RAM pipeline with the "
-                 "block RAMs' output registers (--ebr-outreg); two placer seeds each."),
+                 "block RAMs' output registers (--ebr-outreg), also with its block RAMs sited "
+                 "in data order (--floorplan); two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -367,7 +372,8 @@ AES_SPACE = Study(
              peer="tiny_aes (OpenCores)"),
         Goal("full pipeline, key-agile, block RAM",
              tuple(_pick("pipeline", sbox="rom", stages=n) for n in (1, 2, 3, 4))
-             + ({**_pick("pipeline", sbox="rom", stages=4), "ebr_outreg": True},),
+             + ({**_pick("pipeline", sbox="rom", stages=4), "ebr_outreg": True},
+                {**_pick("pipeline", sbox="rom", stages=4), "ebr_outreg": True, "floorplan": True}),
              "timing.fmax_mhz", (("timing.fmax_mhz", ">=", 250),
                                  ("performance.throughput_ecb_mbps", ">=", 30000),
                                  ("area.lut4", "<=", 10000), ("area.ebr", "<=", 208),
