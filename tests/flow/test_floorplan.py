@@ -15,6 +15,7 @@ from cipherfab.flow.options import FlowOptions
 from cipherfab.flow.synth import synthesize
 
 ROWS_85K = get_device("ecp5-85k").kind.block_ram_rows("ecp5-85k")
+FF = ["TRELLIS_FF"]
 
 
 def _rom(name: str, seed: int) -> str:
@@ -38,7 +39,7 @@ endmodule
 """
     synthesize(verilog, "t", {}, get_device(), tmp_path, None, FlowOptions(flatten=True))
     net = tmp_path / "netlist.json"
-    got = floorplan.place(net, ROWS_85K, "DP16KD")
+    got = floorplan.place(net, ROWS_85K, "DP16KD", FF)
     assert (got["block_rams"], got["placed"], got["left_to_placer"]) == (3, 3, 0)
     cells = json.loads(net.read_text())["modules"]["t"]["cells"]
     bel = {n.split(".")[0].lstrip("\\"): c["attributes"]["BEL"] for n, c in cells.items() if c["type"] == "DP16KD"}
@@ -75,7 +76,7 @@ def test_a_module_used_twice_leaves_its_block_rams_to_the_placer(tmp_path):
     top["attributes"]["top"] = "1"
     net = tmp_path / "n.json"
     net.write_text(json.dumps({"modules": {"top": top, "sub": sub}}))
-    got = floorplan.place(net, ROWS_85K, "RAM")
+    got = floorplan.place(net, ROWS_85K, "RAM", FF)
     assert (got["block_rams"], got["placed"], got["left_to_placer"]) == (3, 1, 2)
     data = json.loads(net.read_text())["modules"]
     assert data["top"]["cells"]["own"]["attributes"]["BEL"] == ROWS_85K[0][0]
@@ -86,7 +87,7 @@ def test_a_file_that_is_not_a_netlist_is_refused_in_one_line(tmp_path):
     bad = tmp_path / "n.json"
     bad.write_text("{not json")
     with pytest.raises(CipherfabError, match="--floorplan: .* is not a Yosys JSON netlist"):
-        floorplan.place(bad, ROWS_85K, "DP16KD")
+        floorplan.place(bad, ROWS_85K, "DP16KD", FF)
 
 
 def test_more_block_rams_than_sites_are_refused(tmp_path):
@@ -96,7 +97,7 @@ def test_more_block_rams_than_sites_are_refused(tmp_path):
     net = tmp_path / "n.json"
     net.write_text(json.dumps({"modules": {"top": top}}))
     with pytest.raises(CipherfabError, match="--floorplan: 5 block RAMs, the device has 4 sites"):
-        floorplan.place(net, [["X1/Y1/EBR0", "X2/Y1/EBR0"], ["X1/Y2/EBR0", "X2/Y2/EBR0"]], "RAM")
+        floorplan.place(net, [["X1/Y1/EBR0", "X2/Y1/EBR0"], ["X1/Y2/EBR0", "X2/Y2/EBR0"]], "RAM", FF)
 
 
 def _probe(n: int) -> str:

@@ -67,7 +67,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     if over:          # stop before a place and route that cannot succeed
         raise CipherfabError(f"design does not fit: {over} (synthesized)")
     outreg = ebr_outreg.absorb(wd / "netlist.json") if opts.ebr_outreg and not dev.synthesis_only else None
-    plan = floorplan.place(wd / "netlist.json", dev.kind.block_ram_rows(dev.name), dev.kind.block_ram.primitive) \
+    plan = floorplan.place(wd / "netlist.json", dev.kind.block_ram_rows(dev.name), dev.kind.block_ram.primitive,
+                           [t for t, metric in dev.kind.cell_metrics.items() if metric == "ff"]) \
         if opts.floorplan and not dev.synthesis_only else None
     pnr = None
     router = opts.router

@@ -31,13 +31,10 @@ from pathlib import Path
 
 from ..errors import CipherfabError
 
-#: cells whose outputs start a new register stage (block RAMs are added per family)
-REGISTERS = {"TRELLIS_FF"}
-
-
-def place(netlist: Path, rows: list[list[str]], ram_type: str) -> dict:
+def place(netlist: Path, rows: list[list[str]], ram_type: str, flip_flops) -> dict:
     """Give each ``ram_type`` cell of ``netlist`` (Yosys JSON, rewritten in place) a site of
-    ``rows``; returns what was done, for the record."""
+    ``rows``; a ``flip_flops`` cell (a type name) or a block RAM starts a new register stage.
+    Returns what was done, for the record."""
     try:
         data = json.loads(netlist.read_text())
         top = next(n for n, m in data["modules"].items() if m.get("attributes", {}).get("top"))
@@ -48,7 +45,7 @@ def place(netlist: Path, rows: list[list[str]], ram_type: str) -> dict:
     rams = [c for c in flat.cells if c.type == ram_type]
     if not rams:
         return {"block_rams": 0, "placed": 0, "note": "no block RAM: nothing to place"}
-    distance = flat.distances(REGISTERS | {ram_type})
+    distance = flat.distances(set(flip_flops) | {ram_type})
     own = [c for c in rams if flat.instances[c.module] == 1]
     own.sort(key=lambda c: (distance.get(c.path, math.inf), c.path))
     sites = _snake(rows, len(own))

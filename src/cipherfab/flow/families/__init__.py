@@ -43,8 +43,7 @@ class Family:
     #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`), "pins" (no
     #: out-of-context mode and every IO needs a pin: a core is placed behind the serial I/O
     #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`), "wrap"
-    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40),
-    #: "floorplan" (block RAMs placed in data order on :meth:`block_ram_rows`)
+    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()
