@@ -113,7 +113,7 @@ def test_a_clear_in_a_fill_or_a_multiply_starts_afresh(when):
 
 @pytest.mark.parametrize("cycles, free, want", [
     (10, None, ("table", 16)), (14, None, ("table", 16)), (17, None, ("table", 8)),
-    (5, None, ("table", 32)), (4, None, ("digit", 32)), (1, None, ("aggregated", 4)),
+    (5, None, ("table", 32)), (4, None, ("digit", 32)), (1, None, ("aggregated", 8)),
     (10, 7, ("digit", 16)), (10, 8, ("table", 16)), (20, 4, ("table", 8)), (20, 3, ("digit", 8)),
     (6, 15, ("digit", 32)),
 ])

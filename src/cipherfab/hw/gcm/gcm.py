@@ -74,7 +74,7 @@ DIGITS = (64, 32, 16, 8)
 TABLE_BLOCKS = 4
 
 
-AGGREGATED_LANES = 4
+AGGREGATED_LANES = 8
 #: blocks the queue in front of a digit GHASH holds: the blocks a core finishes in one burst
 #: (several in flight) and 8 KiB of AAD wait there while the core goes on; 512 x 128 bits
 #: are four DP16KD block RAMs on ECP5, as 64 would be

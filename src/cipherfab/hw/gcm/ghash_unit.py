@@ -14,10 +14,11 @@ block is taken in the clock of a clear.
     (:func:`~cipherfab.hw.gcm.ghash.gf_mul_comb`) into the ``Y`` register, which the next
     block reads.  ``busy`` is never high.
 ``aggregated``
-    one block per clock on an ``n``-stage pipelined multiplier with ``n`` lanes and the
+    one block per clock on a pipelined Karatsuba multiplier with ``n`` lanes and the
     powers ``H .. H^n`` (:mod:`.ghash_aggregated`; ``digit`` is ``n``): it needs the
-    message's block count (``count``, sampled at ``clear``), spends ``(n - 1) n`` clocks
-    after ``clear`` on the powers, and ``y`` is ready ``n`` clocks after the last block.
+    message's block count (``count``, sampled at ``clear``), spends
+    :func:`~.ghash_aggregated.prepare_clocks` after ``clear`` on the powers, and ``y`` is
+    ready ``n`` finishing steps and the pipeline's clocks after the last block.
 ``table``
     ``digit`` bits a clock from ``digit / 8`` tables of ``H`` in block RAM (Shoup's 8-bit
     tables, :mod:`.ghash_table`): ``128 / digit + 1`` clocks per block; every ``clear``
