@@ -24,6 +24,7 @@ CORES = {
     "interleaved_rom_3": dict(arch="interleaved", sbox="rom", stages=3),
     "interleaved_lut_2": dict(arch="interleaved", sbox="lut", stages=2),
     "pipeline_rom_1": dict(arch="pipeline", sbox="rom", stages=1),
+    "pipeline_rom_4": dict(arch="pipeline", sbox="rom", stages=4),
     "pipeline_lut_2": dict(arch="pipeline", sbox="lut", stages=2),
 }
 
