@@ -47,8 +47,8 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .gf128 import BITS, GCM
-from .ghash import clmul, reduce_mod, reflect, xor_tree
-from .karatsuba import PARTS, operands, partial_products, product
+from .ghash import reduce_mod, reflect, xor_tree
+from .karatsuba import PART_BITS, PARTS, PRODUCT_BITS, operands, partial_products, product
 
 LANES = (8,)
 STAGES = 6                      #: registers from the operands to the lane: s0 .. s5
@@ -108,11 +108,11 @@ class AggregatedGHASH(wiring.Component):
         add = [Signal(name=f"s{k}_add") for k in range(STAGES)]                  # a block to add
         xadd = [Signal(BITS, name=f"s{k}_block") for k in range(STAGES)]
         x0, h0 = Signal(BITS, name="s0_x"), Signal(BITS, name="s0_h")
-        xs = [Signal(PARTS * 32, name="s1_x"), Signal(PARTS * 32, name="s1_h")]
-        groups = [partial_products(xs[0].word_select(k, 32), xs[1].word_select(k, 32))
+        xs = [Signal(PARTS * PART_BITS, name="s1_x"), Signal(PARTS * PART_BITS, name="s1_h")]
+        groups = [partial_products(xs[0].word_select(k, PART_BITS), xs[1].word_select(k, PART_BITS))
                   for k in range(PARTS)]
         partials = Signal(sum(len(g) for prod in groups for g in prod), name="s2_partials")
-        parts = Signal(PARTS * 63, name="s3_parts")
+        parts = Signal(PARTS * PRODUCT_BITS, name="s3_parts")
         full = Signal(2 * BITS - 1, name="s4_product")
         sums, at = [], 0                    # each product bit: the XOR of its partials in s2
         for prod in groups:
@@ -129,7 +129,7 @@ class AggregatedGHASH(wiring.Component):
                      xs[0].eq(Cat(*operands(x0))), xs[1].eq(Cat(*operands(h0))),
                      partials.eq(Cat(*(v for prod in groups for g in prod for v in g))),
                      parts.eq(Cat(*sums)),
-                     full.eq(product([parts.word_select(k, 63) for k in range(PARTS)]))]
+                     full.eq(product([parts.word_select(k, PRODUCT_BITS) for k in range(PARTS)]))]
         for k in range(STAGES - 1):
             m.d.sync += [valid[k + 1].eq(valid[k]), dest[k + 1].eq(dest[k]),
                          add[k + 1].eq(add[k]), xadd[k + 1].eq(xadd[k])]

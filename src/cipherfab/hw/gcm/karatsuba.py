@@ -20,18 +20,14 @@ from amaranth.hdl import Value
 
 from .ghash import xor_tree
 
-WIDTH = 128
 PARTS = 9                       #: 32 x 32-bit products
-PART_BITS = WIDTH // 4          #: their operands' width
-
-
-def _halves(v, w: int):
-    return v[:w], v[w:2 * w]
+PART_BITS = 32                  #: their operands' width
+PRODUCT_BITS = 2 * PART_BITS - 1   #: their width
 
 
 def _split(a, w: int) -> list:
     """The three operands of one level over a ``2w``-bit ``a``: ``A0``, ``A1``, ``A0 + A1``."""
-    a0, a1 = _halves(a, w)
+    a0, a1 = a[:w], a[w:2 * w]
     return [a0, a1, a0 ^ a1]
 
 
@@ -40,7 +36,7 @@ def operands(v) -> list[Value]:
     products: for each of ``V0``, ``V1``, ``V0 + V1`` (64 bits), its ``low``, ``high``,
     ``low + high``."""
     v = Value.cast(v)
-    return [part for half in _split(v, 64) for part in _split(half, 32)]
+    return [part for half in _split(v, 2 * PART_BITS) for part in _split(half, PART_BITS)]
 
 
 def partial_products(a, b, group: int = 8) -> list[list[Value]]:
@@ -67,5 +63,5 @@ def product(parts: list) -> Value:
     pairs (the two operands' parts multiplied in the same order)."""
     if len(parts) != PARTS:
         raise ValueError(f"Karatsuba's two levels need {PARTS} products, not {len(parts)}")
-    halves = [_combine(*parts[3 * k:3 * k + 3], 32) for k in range(3)]   # 127 bits each
-    return _combine(*halves, 64)
+    halves = [_combine(*parts[3 * k:3 * k + 3], PART_BITS) for k in range(3)]   # 127 bits each
+    return _combine(*halves, 2 * PART_BITS)
