@@ -49,6 +49,22 @@ def _with_toys(monkeypatch, folder: Path, name: str):
 
 
 @pytest.fixture
+def model_cache(tmp_path):
+    """An empty Verilator model cache (every model in it is verilated and compiled afresh)
+    that shares what all models share with the suite's cache: the compiled Verilator
+    runtime, the precompiled header and the harness objects (5 s a test on a cold cache)."""
+    fresh = tmp_path / "models"
+    fresh.mkdir()
+    shared = TEST_CACHE / "verilated"      # the suite's, also where a test set its own root
+    shared.mkdir(parents=True, exist_ok=True)
+    (shared / "harness").mkdir(exist_ok=True)
+    for p in shared.iterdir():
+        if p.is_dir() and (p.name.startswith(("runtime-", "pch-")) or p.name == "harness"):
+            (fresh / p.name).symlink_to(p, target_is_directory=True)
+    return fresh
+
+
+@pytest.fixture
 def toy_registry(monkeypatch):
     """The registry with the toy cipher package of tests/registry/toyciphers added."""
     yield from _with_toys(monkeypatch, TOYS, "toyxor")

@@ -31,8 +31,10 @@ SLOW_POINTS = {
     "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 (128), rom_1 (192), rom_3 (256) stay
     "aes_iterative_192_both_composite",      # iterative: 128 lut, 192 rom decrypt, 256 tbox stay
     "aes_interleaved_128_both_composite_4",  # interleaved: four points stay, 128 both among them
-    "serpent_iterative_192_encrypt_lut",     # serpent: 128 lut, 256 lut_8 stay
+    "serpent_iterative_192_encrypt_lut",     # serpent: 128 lut (one round a clock) stays
+    "serpent_iterative_256_encrypt_lut_8",   #   (eight rounds a clock: 16 s)
     "mars_iterative_192_encrypt",            # mars: 128, 256 logic stay
+    "twofish_iterative_128_encrypt",         # twofish: 192 rom, 256 stay
 }
 
 

@@ -130,7 +130,7 @@ def _break(net: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("broken", [False, True])
-def test_the_moved_registers_keep_the_core_correct_at_gate_level(tmp_path, broken):
+def test_the_moved_registers_keep_the_core_correct_at_gate_level(tmp_path, model_cache, broken):
     from cipherfab.flow.source import design_source
     from cipherfab.hw.info import CoreInfo
     from cipherfab.sim.verilated import VerilatedCore
@@ -142,7 +142,7 @@ def test_the_moved_registers_keep_the_core_correct_at_gate_level(tmp_path, broke
     if broken:
         _break(net)
     core = VerilatedCore.from_info(_gate_level(net, src.top), src.top, CoreInfo.from_json(src.info),
-                                   cache_dir=tmp_path / "model")
+                                   cache_dir=model_cache)
     rng = random.Random(5)
     key, data = rng.randbytes(16), rng.randbytes(16 * 64)
     want = Cipher(algorithms.AES(key), modes.ECB()).encryptor().update(data)

@@ -139,7 +139,7 @@ endmodule
 """
 
 
-def test_a_merged_model_computes_what_the_written_text_does(tmp_path, monkeypatch):
+def test_a_merged_model_computes_what_the_written_text_does(model_cache, monkeypatch):
     """VerilatedCore builds its model from the merged text: a core whose written logic holds
     two copies of ``block_in ^ k`` and of its halves swapped gives the written outputs."""
     from cipherfab.sim import verilated
@@ -151,7 +151,7 @@ def test_a_merged_model_computes_what_the_written_text_does(tmp_path, monkeypatc
 
     monkeypatch.setattr(verilated, "MIN_SAVING", 0.0)        # a small text saves little
     monkeypatch.setattr(verilated, "merge_duplicates", merge)
-    core = VerilatedCore(DUPCORE, "dupcore", 128, cache_dir=tmp_path)
+    core = VerilatedCore(DUPCORE, "dupcore", 128, cache_dir=model_cache)
     assert [n for _, n in built] == [2]
     rng = np.random.default_rng(1)
     key, blocks = rng.bytes(16), rng.bytes(16 * 8)

@@ -85,13 +85,13 @@ PORTS = ("clk, rst, key, key_valid, key_ready, block_in, block_in_valid, block_i
     (1, "protocol violation: a key taken after a reset before the seed"),
     (0, "hang: no progress for 200 cycles waiting for the seed to be taken after a reset"),
 ])
-def test_cores_that_ignore_their_seed_fail(tmp_path, eager, error):
+def test_cores_that_ignore_their_seed_fail(model_cache, eager, error):
     top, ports = f"seedless_{eager}", PORTS.split(", ")
     wrapper = (f"module {top}({PORTS});\n  input clk, rst, key_valid, block_in_valid, block_out_ready, "
                "seed_valid;\n  input [63:0] key, block_in;\n  input [31:0] seed;\n  output key_ready, "
                "block_in_ready, block_out_valid, busy, seed_ready;\n  output [63:0] block_out;\n"
                f"  seedless_impl #(.EAGER({eager})) c({', '.join(f'.{p}({p})' for p in ports)});\nendmodule\n")
-    core = VerilatedCore(SEEDLESS + wrapper, top, 64, 64, seed_bits=32, cache_dir=tmp_path)
+    core = VerilatedCore(SEEDLESS + wrapper, top, 64, 64, seed_bits=32, cache_dir=model_cache)
     r = core.run([("key", KEY), ("block", BLOCK)], timeout=200)
     assert r.error == error
 
