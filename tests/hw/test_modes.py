@@ -62,6 +62,24 @@ def test_every_mode_around_a_pipeline(key_interface):
         assert out == want, mode
 
 
+def test_the_counter_carries_into_its_high_part_and_inc32_does_not():
+    """CTR counts modulo 2^128: a carry out of the low 32 bits (also on a message's first
+    block) reaches the high part (kept + 1 in a register of its own); GCM's inc32 wraps the
+    low 32 bits alone."""
+    rng = random.Random(32)
+    dut = ModeEngine(PipeCore("stream"), gcm=True)
+    key, low = rng.getrandbits(N), (1 << 32) - 1
+    hi = rng.getrandbits(N - 32) << 32
+    blocks = [rng.getrandbits(N) for _ in range(5)]
+    messages = [(key, Mode.CTR, hi | low, blocks), (key, Mode.CTR, hi | (low - 2), blocks),
+                (key, Mode.GCM_ENCRYPT, hi | (low - 2), blocks)]
+    got, _ = run(dut, messages, rng)
+    for (_, mode, iv, _), out in zip(messages, got):
+        step = ((lambda i: (iv + i) & MASK) if mode == Mode.CTR
+                else (lambda i: hi | ((iv + i) & low)))
+        assert out == [toy_encrypt(key, step(i)) ^ b for i, b in enumerate(blocks)], mode
+
+
 def test_blocks_stay_in_flight_except_in_cbc_encrypt():
     """Without gaps, ECB/CTR take a block every clock; CBC encrypt one per round trip."""
     rng = random.Random(1)

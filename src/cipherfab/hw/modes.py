@@ -28,7 +28,10 @@ A block may carry ``sideband`` bits (e.g. the last-block flag and byte count of 
 stream whose length is not a whole number of blocks): they travel in the operand FIFO
 and come out with the block.
 
-``start`` begins a message while the engine is idle: it takes ``mode`` and ``iv``.
+``start`` begins a message while the engine is idle: it takes ``mode`` and ``iv`` (they
+are loaded a clock later, and the first block enters two clocks after the start at the
+earliest, for every message alike: at a pipelined core's clock, a start that loaded 300
+flip-flops in its own clock and a 128-bit counter carry were the system's slowest paths).
 A mode the core cannot run (a direction it does not have) raises ``mode_error`` and
 takes no block, rather than giving a wrong result.  Keys go to the core as its key
 interface wants: a key stream passes through; a per-block key (key-agile pipeline)
@@ -110,21 +113,33 @@ class ModeEngine(wiring.Component):
         m.submodules.core = core = self.core
         info, n = self.info, self.info.block_bits
         side = self.side_bits
-        m.submodules.operand = operand = SyncFIFOBuffered(width=n + side, depth=self.depth)
+        # one more place than blocks in flight: a block enters on ``room`` (a flip-flop, set
+        # from the count) and the buffered FIFO's inner part (depth - 1) then always has room
+        m.submodules.operand = operand = SyncFIFOBuffered(width=n + side, depth=self.depth + 1)
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
+        idle = Signal(init=1)          # in_flight == 0, kept as a flip-flop beside the count
+        room = Signal(init=1)          # in_flight < depth, likewise
         supported = Signal()
         m.d.comb += [supported.eq(0)]
         for md in self.modes:
             with m.If(mode == md):
                 m.d.comb += supported.eq(1)
-        idle = in_flight == 0
-        m.d.comb += [self.idle.eq(idle & ~core.busy), self.empty.eq(idle),
+        # start: mode and iv are sampled every clock, loaded a clock after the start, and a
+        # clock later blocks may enter (the counter's high part + 1 is then ready): two clocks
+        # a message, always, and no start fans out to the loaded registers in its own clock
+        mode_in, iv_in, load, prep = Signal(Mode), Signal(n), Signal(), Signal()
+        m.d.sync += [mode_in.eq(self.mode), iv_in.eq(self.iv), load.eq(self.started), prep.eq(load)]
+        settling = load | prep
+        m.d.comb += [self.idle.eq(idle & ~settling & ~core.busy), self.empty.eq(idle),
                      self.mode_error.eq(~supported)]
 
         m.d.comb += self.started.eq(self.start & idle)
-        with m.If(self.started):
-            m.d.sync += [mode.eq(self.mode), chain.eq(self.iv), counter.eq(self.iv)]
+        lo_bits = min(n, 32)                       # inc32 (GCM) and the counter's fast part
+        lo_full = Signal()                         # counter[:lo_bits] is all ones
+        with m.If(load):
+            m.d.sync += [mode.eq(mode_in), chain.eq(iv_in), counter.eq(iv_in),
+                         lo_full.eq(iv_in[:lo_bits] == (1 << lo_bits) - 1)]
 
         have_key = self._keys(m, core, idle)
         if "seed" in self.signature.members:
@@ -145,7 +160,7 @@ class ModeEngine(wiring.Component):
             m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT))
 
         feedback_wait = (mode == Mode.CBC_ENCRYPT) & ~idle
-        may_enter = supported & have_key & ~self.start & operand.w_rdy & ~feedback_wait
+        may_enter = supported & have_key & ~self.start & ~settling & room & ~feedback_wait
         accepted = core.block_in.valid & core.block_in.ready
         m.d.comb += [
             self.active_mode.eq(mode), self.accepting.eq(core.block_in.ready & may_enter),
@@ -155,14 +170,21 @@ class ModeEngine(wiring.Component):
             operand.w_data.eq(Cat(pushed, Value.cast(self.data_in.payload.side)) if side else pushed),
             operand.w_en.eq(accepted),
         ]
+        # the counter: +1 modulo 2^n (CTR) or modulo 2^32 in its low 32 bits (GCM's inc32);
+        # the high part takes hi + 1 from a register (it changes at most once in 2^32 blocks),
+        # so no carry runs through all n bits in one clock
+        lo = counter[:lo_bits]
+        counts = (mode == Mode.CTR) | (mode == Mode.GCM_ENCRYPT) | (mode == Mode.GCM_DECRYPT)
         with m.If(accepted):
             with m.If(mode == Mode.CBC_DECRYPT):
                 m.d.sync += chain.eq(given)
-            with m.If(mode == Mode.CTR):
-                m.d.sync += counter.eq(counter + 1)
-            if n >= 32:
-                with m.If((mode == Mode.GCM_ENCRYPT) | (mode == Mode.GCM_DECRYPT)):
-                    m.d.sync += counter[:32].eq(counter[:32] + 1)      # inc32
+            with m.If(counts):
+                m.d.sync += [lo.eq(lo + 1), lo_full.eq(lo == (1 << lo_bits) - 2)]
+        if n > lo_bits:
+            hi, hi_next = counter[lo_bits:], Signal(n - lo_bits)
+            m.d.sync += hi_next.eq(hi + 1)
+            with m.If(accepted & (mode == Mode.CTR) & lo_full):
+                m.d.sync += hi.eq(hi_next)
 
         taken = self.data_out.valid & self.data_out.ready
         m.d.comb += [
@@ -176,7 +198,9 @@ class ModeEngine(wiring.Component):
             m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
         with m.If(taken & (mode == Mode.CBC_ENCRYPT)):
             m.d.sync += chain.eq(core.block_out.payload)
-        m.d.sync += in_flight.eq(in_flight + accepted - taken)
+        next_in_flight = in_flight + accepted - taken
+        m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0),
+                     room.eq(next_in_flight < self.depth)]
         return m
 
     def _keys(self, m, core, idle):

@@ -12,9 +12,12 @@ Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
 ``SyncFIFOBuffered`` of ``depth`` blocks (default 512) with the block's sideband
 (last flag, byte count), which Yosys maps to block RAM.  The input FIFO's read data
-goes through one register stage (:class:`~cipherfab.hw.stream.stream_register.StreamRegister`) before the
-engine: a block RAM's clock-to-output feeding a core's first round directly cost the
-default system a third of its core's Fmax on ECP5.  A message ends with
+goes through one register stage before the engine (a block RAM's clock-to-output feeding
+a core's first round directly cost the default system a third of its core's Fmax on
+ECP5), the engine's results through one before the output FIFO; both are
+:class:`~cipherfab.hw.stream.stream_register.SkidRegister` s, whose ``ready`` is a
+flip-flop too, so no handshake path runs from a FIFO's level through the engine into the
+other FIFO (at the pipelined cores' clock that path was seven LUTs long).  A message ends with
 ``tlast``; its last block may be partial (CTR: the output has the message's length).
 ECB and CBC take whole blocks only (the host pads): a partial block in those modes
 raises the sticky ``length_error`` (its output is cut to the message's length and is
@@ -40,7 +43,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
-from ..stream.stream_register import StreamRegister
+from ..stream.stream_register import SkidRegister
 from ..info import info_of
 from ..modes import Mode, ModeEngine
 
@@ -107,7 +110,9 @@ class Accelerator(wiring.Component):
         m.submodules.fifo_in = fifo_in = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
         m.submodules.fifo_out = fifo_out = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
         # the input FIFO's read data comes from a block RAM: registered before the engine
-        m.submodules.fifo_in_reg = fifo_in_reg = StreamRegister(b + side_bits)
+        m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
+        # the engine's results: registered (ready too) before the output FIFO
+        m.submodules.fifo_out_reg = fifo_out_reg = SkidRegister(b + side_bits)
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
@@ -138,15 +143,19 @@ class Accelerator(wiring.Component):
             fifo_in_reg.i.valid.eq(fifo_in.r_rdy), fifo_in.r_en.eq(fifo_in_reg.i.ready),
             gcm.data_in.payload.eq(fifo_in_reg.o.payload),
             gcm.data_in.valid.eq(fifo_in_reg.o.valid), fifo_in_reg.o.ready.eq(gcm.data_in.ready),
-            # (GCM) engine -> output FIFO
-            fifo_out.w_data.eq(gcm.data_out.payload.as_value()),
-            fifo_out.w_en.eq(gcm.data_out.valid), gcm.data_out.ready.eq(fifo_out.w_rdy),
+            # (GCM) engine -> register -> output FIFO
+            fifo_out_reg.i.payload.eq(gcm.data_out.payload.as_value()),
+            fifo_out_reg.i.valid.eq(gcm.data_out.valid), gcm.data_out.ready.eq(fifo_out_reg.i.ready),
+            fifo_out.w_data.eq(fifo_out_reg.o.payload),
+            fifo_out.w_en.eq(fifo_out_reg.o.valid), fifo_out_reg.o.ready.eq(fifo_out.w_rdy),
             # output FIFO -> AXI4-Stream
             axis_out.blocks.payload.eq(fifo_out.r_data),
             axis_out.blocks.valid.eq(fifo_out.r_rdy), fifo_out.r_en.eq(axis_out.blocks.ready),
         ]
         open_ = Signal()                  # a message started and its last block not yet in
-        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & ~fifo_in_reg.o.valid & (fifo_out.level == 0)
+        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & (fifo_out.level == 0)
+                                 & ~fifo_in_reg.o.valid & fifo_in_reg.i.ready
+                                 & ~fifo_out_reg.o.valid & fifo_out_reg.i.ready
                                  & ~axis_in.blocks.valid & ~self.m_axis.valid)
         took = gcm.data_in.valid & gcm.data_in.ready
         side = gcm.data_in.payload.side
@@ -166,6 +175,6 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.blocks_out.eq(self.blocks_out + 1)
             with m.If(open_ & gcm.data_in.ready & ~gcm.data_in.valid):
                 m.d.sync += self.starved.eq(self.starved + 1)
-            with m.If(gcm.data_out.valid & ~fifo_out.w_rdy):
+            with m.If(gcm.data_out.valid & ~fifo_out_reg.i.ready):
                 m.d.sync += self.blocked.eq(self.blocked + 1)
         return m
