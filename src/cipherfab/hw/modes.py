@@ -45,10 +45,10 @@ import math
 
 from amaranth.hdl import Cat, Const, Module, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
-from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from .info import info_of, payload_parts
+from .stream.block_ram_fifo import BlockRamFIFO
 
 
 class Mode(enum.Enum, shape=3):
@@ -113,9 +113,9 @@ class ModeEngine(wiring.Component):
         m.submodules.core = core = self.core
         info, n = self.info, self.info.block_bits
         side = self.side_bits
-        # one more place than blocks in flight: a block enters on ``room`` (a flip-flop, set
-        # from the count) and the buffered FIFO's inner part (depth - 1) then always has room
-        m.submodules.operand = operand = SyncFIFOBuffered(width=n + side, depth=self.depth + 1)
+        # a block enters on ``room`` (a flip-flop, set from the count): the FIFO, as deep as
+        # the blocks in flight, then always has room
+        m.submodules.operand = operand = BlockRamFIFO(width=n + side, depth=self.depth)
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
         idle = Signal(init=1)          # in_flight == 0, kept as a flip-flop beside the count

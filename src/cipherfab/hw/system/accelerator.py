@@ -9,9 +9,10 @@ Theory of operation
                              (depth blocks)                                       (depth blocks)
 
 Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
-separate read and write counters); here each FIFO is an ``amaranth.lib.fifo``
-``SyncFIFOBuffered`` of ``depth`` blocks (default 512) with the block's sideband
-(last flag, byte count), which Yosys maps to block RAM.  The input FIFO's read data
+separate read and write counters); here each FIFO is a
+:class:`~cipherfab.hw.stream.block_ram_fifo.BlockRamFIFO` of ``depth`` blocks (default 512)
+with the block's sideband (last flag, byte count), in block RAM, read through the RAM's
+output register.  The input FIFO's read data
 goes through one register stage before the engine (a block RAM's clock-to-output feeding
 a core's first round directly cost the default system a third of its core's Fmax on
 ECP5), the engine's results through one before the output FIFO; both are
@@ -38,11 +39,11 @@ from __future__ import annotations
 
 from amaranth.hdl import Module, Signal
 from amaranth.lib import stream, wiring
-from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
+from ..stream.block_ram_fifo import BlockRamFIFO
 from ..stream.stream_register import SkidRegister
 from ..info import info_of
 from ..modes import Mode, ModeEngine
@@ -107,8 +108,8 @@ class Accelerator(wiring.Component):
         side_bits = side_layout(b).size
         m.submodules.axis_in = axis_in = AxisToBlocks(self.width, b)
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
-        m.submodules.fifo_in = fifo_in = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
-        m.submodules.fifo_out = fifo_out = SyncFIFOBuffered(width=b + side_bits, depth=self.depth)
+        m.submodules.fifo_in = fifo_in = BlockRamFIFO(width=b + side_bits, depth=self.depth)
+        m.submodules.fifo_out = fifo_out = BlockRamFIFO(width=b + side_bits, depth=self.depth)
         # the input FIFO's read data comes from a block RAM: registered before the engine
         m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
         # the engine's results: registered (ready too) before the output FIFO
