@@ -48,7 +48,7 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .info import info_of, payload_parts
-from .stream.block_ram_fifo import BlockRamFIFO
+from .block_ram_fifo import BlockRamFIFO
 
 
 class Mode(enum.Enum, shape=3):

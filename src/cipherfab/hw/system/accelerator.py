@@ -10,7 +10,7 @@ Theory of operation
 
 Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is a
-:class:`~cipherfab.hw.stream.block_ram_fifo.BlockRamFIFO` of ``depth`` blocks (default 512)
+:class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` of ``depth`` blocks (default 512)
 with the block's sideband (last flag, byte count), in block RAM, read through the RAM's
 output register.  The input FIFO's read data
 goes through one register stage before the engine (a block RAM's clock-to-output feeding
@@ -43,7 +43,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
-from ..stream.block_ram_fifo import BlockRamFIFO
+from ..block_ram_fifo import BlockRamFIFO
 from ..stream.stream_register import SkidRegister
 from ..info import info_of
 from ..modes import Mode, ModeEngine

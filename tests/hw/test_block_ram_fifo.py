@@ -1,4 +1,4 @@
-"""BlockRamFIFO: every block out in order under random write and read enables, never more
+"""BlockRamFIFO (hw/block_ram_fifo.py): every block out in order under random write and read enables, never more
 than ``depth`` held, a block per clock when both sides keep up, and ``w_rdy``/``r_rdy``
 from flip-flops; an issue rule that overfills the queue is shown losing blocks."""
 
@@ -7,8 +7,8 @@ import random
 import pytest
 from amaranth.sim import Simulator
 
-from cipherfab.hw.stream import block_ram_fifo
-from cipherfab.hw.stream.block_ram_fifo import BlockRamFIFO
+from cipherfab.hw import block_ram_fifo
+from cipherfab.hw.block_ram_fifo import BlockRamFIFO
 
 
 def _run(depth: int, p_write: float, p_read: float, n: int = 400, seed: int = 1):
