@@ -12,10 +12,10 @@ Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
 separate read and write counters); here each FIFO is a
 :class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` of ``depth`` blocks (default 512)
 with the block's sideband (last flag, byte count), in block RAM, read through the RAM's
-output register.  The input FIFO's read data
-goes through one register stage before the engine (a block RAM's clock-to-output feeding
-a core's first round directly cost the default system a third of its core's Fmax on
-ECP5), the engine's results through one before the output FIFO; both are
+output register.  The input FIFO's blocks go
+through one register stage before the engine (once, a block RAM's clock-to-output fed a
+core's first round directly: a third of the default system's Fmax on ECP5), the
+engine's results through one before the output FIFO; both are
 :class:`~cipherfab.hw.stream.stream_register.SkidRegister` s, whose ``ready`` is a
 flip-flop too, so no handshake path runs from a FIFO's level through the engine into the
 other FIFO (at the pipelined cores' clock that path was seven LUTs long).  A message ends with
@@ -110,7 +110,7 @@ class Accelerator(wiring.Component):
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
         m.submodules.fifo_in = fifo_in = BlockRamFIFO(width=b + side_bits, depth=self.depth)
         m.submodules.fifo_out = fifo_out = BlockRamFIFO(width=b + side_bits, depth=self.depth)
-        # the input FIFO's read data comes from a block RAM: registered before the engine
+        # the input FIFO's blocks: registered (ready too) before the engine
         m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
         # the engine's results: registered (ready too) before the output FIFO
         m.submodules.fifo_out_reg = fifo_out_reg = SkidRegister(b + side_bits)
