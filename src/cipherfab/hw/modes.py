@@ -19,8 +19,13 @@ architecture.  Every mode is one shape::
 
 The core keeps order and never drops or duplicates a block, so the operand FIFO pops
 in step with it; its depth covers every block the core can hold (the declared
-ceil(latency / cycles per block), plus two), and a block enters only when the FIFO
-has room.  A pipelined or interleaved core keeps many blocks in flight in ECB, CBC
+ceil(latency / cycles per block), plus two, plus the two of the skid register below),
+and a block enters only when the FIFO has room.  Whether a block may enter is decided a
+clock ahead, into flip-flops (the mode allows it and no start is settling; the count
+leaves room), and a core that takes a block every clock takes it from a skid register
+(:class:`~cipherfab.hw.stream_register.SkidRegister`): at a pipelined core's clock the
+decision made in its own clock from the mode, the counts and the core's ``ready`` was
+the system's slowest path.  A pipelined or interleaved core keeps many blocks in flight in ECB, CBC
 decrypt and CTR; CBC encrypt needs the previous ciphertext, so a block enters only
 when no block is in flight (the core's feedback rate).
 
@@ -47,8 +52,9 @@ from amaranth.hdl import Cat, Const, Module, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .info import info_of, payload_parts
+from .info import block_in_layout, info_of
 from .block_ram_fifo import BlockRamFIFO
+from .stream_register import SkidRegister
 
 
 class Mode(enum.Enum, shape=3):
@@ -89,7 +95,10 @@ class ModeEngine(wiring.Component):
             raise ValueError(f"the mode engine drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
         self.modes = modes_of(info, gcm)
-        self.depth = math.ceil(info.latency / info.cycles_per_block) + 2
+        # a core that takes a block every clock takes it from a skid register: its ``ready``,
+        # far away in a large core, then meets none of the engine's decisions in one clock
+        self.skid = info.cycles_per_block == 1
+        self.depth = math.ceil(info.latency / info.cycles_per_block) + 2 + 2 * self.skid
         block = (data.StructLayout({"data": info.block_bits, "side": sideband}) if self.side_bits
                  else info.block_bits)
         members = {
@@ -113,13 +122,12 @@ class ModeEngine(wiring.Component):
         m.submodules.core = core = self.core
         info, n = self.info, self.info.block_bits
         side = self.side_bits
-        # a block enters on ``room`` (a flip-flop, set from the count): the FIFO, as deep as
-        # the blocks in flight, then always has room
+        # a block enters only when the count says there is room (``fits`` below): the FIFO,
+        # as deep as the blocks in flight, then always has room
         m.submodules.operand = operand = BlockRamFIFO(width=n + side, depth=self.depth)
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
         idle = Signal(init=1)          # in_flight == 0, kept as a flip-flop beside the count
-        room = Signal(init=1)          # in_flight < depth, likewise
         supported = Signal()
         m.d.comb += [supported.eq(0)]
         for md in self.modes:
@@ -141,10 +149,15 @@ class ModeEngine(wiring.Component):
             m.d.sync += [mode.eq(mode_in), chain.eq(iv_in), counter.eq(iv_in),
                          lo_full.eq(iv_in[:lo_bits] == (1 << lo_bits) - 1)]
 
-        have_key = self._keys(m, core, idle)
+        port = core.block_in                        # where the engine offers its blocks
+        if self.skid:
+            m.submodules.skid = skid = SkidRegister(core.block_in.payload.shape())
+            wiring.connect(m, skid.o, core.block_in)
+            port = skid.i
+        block, decrypt, block_key = _parts(info, port.payload)
+        have_key = self._keys(m, core, idle, block_key)
         if "seed" in self.signature.members:
             wiring.connect(m, wiring.flipped(self.seed), core.seed)
-        block, decrypt, _ = payload_parts(core)
         given = self.data_in.payload.data if side else self.data_in.payload
         x, pushed = Signal(n), Signal(n)
         with m.Switch(mode):
@@ -159,14 +172,26 @@ class ModeEngine(wiring.Component):
         if decrypt is not None:
             m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT))
 
-        feedback_wait = (mode == Mode.CBC_ENCRYPT) & ~idle
-        may_enter = supported & have_key & ~self.start & ~settling & room & ~feedback_wait
-        accepted = core.block_in.valid & core.block_in.ready
+        accepted, taken = Signal(), Signal()
+        m.d.comb += [accepted.eq(port.valid & port.ready),
+                     taken.eq(self.data_out.valid & self.data_out.ready)]
+        # "a block may enter" is decided a clock ahead into two flip-flops, from the next
+        # values of what it depends on (at a pipelined core's clock the decision, made from
+        # the mode and the counts in its own clock, was the system's slowest path): ``allowed``
+        # (the mode is supported, no start is settling) and ``fits`` (room for a block, and
+        # in CBC encrypt nothing in flight: the core's feedback rate).  While ``load`` is
+        # set the mode changes; ``allowed`` stays low then and the clock after.
+        allowed, fits = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal(init=1)
+        next_in_flight = in_flight + accepted - taken
+        m.d.sync += [allowed.eq(supported & ~self.started & ~load),
+                     fits.eq((next_in_flight < self.depth)
+                             & ((mode != Mode.CBC_ENCRYPT) | (next_in_flight == 0)))]
+        may_enter = allowed & fits & have_key & ~self.start
         m.d.comb += [
-            self.active_mode.eq(mode), self.accepting.eq(core.block_in.ready & may_enter),
+            self.active_mode.eq(mode), self.accepting.eq(port.ready & may_enter),
             block.eq(x),
-            core.block_in.valid.eq(self.data_in.valid & may_enter),
-            self.data_in.ready.eq(core.block_in.ready & may_enter),
+            port.valid.eq(self.data_in.valid & may_enter),
+            self.data_in.ready.eq(port.ready & may_enter),
             operand.w_data.eq(Cat(pushed, Value.cast(self.data_in.payload.side)) if side else pushed),
             operand.w_en.eq(accepted),
         ]
@@ -186,7 +211,6 @@ class ModeEngine(wiring.Component):
             with m.If(accepted & (mode == Mode.CTR) & lo_full):
                 m.d.sync += hi.eq(hi_next)
 
-        taken = self.data_out.valid & self.data_out.ready
         m.d.comb += [
             self.data_out.valid.eq(core.block_out.valid & operand.r_rdy),
             (self.data_out.payload.data if side else self.data_out.payload).eq(
@@ -198,13 +222,12 @@ class ModeEngine(wiring.Component):
             m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
         with m.If(taken & (mode == Mode.CBC_ENCRYPT)):
             m.d.sync += chain.eq(core.block_out.payload)
-        next_in_flight = in_flight + accepted - taken
-        m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0),
-                     room.eq(next_in_flight < self.depth)]
+        m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0)]
         return m
 
-    def _keys(self, m, core, idle):
-        """Connect the key port as the core's key interface wants; return 'a key is set'."""
+    def _keys(self, m, core, idle, block_key):
+        """Connect the key port as the core's key interface wants (``block_key``: the
+        per-block key field of the blocks offered to it); return 'a key is set'."""
         kind = self.info.key_interface
         if kind == "none":
             return Const(1)
@@ -212,8 +235,16 @@ class ModeEngine(wiring.Component):
             wiring.connect(m, wiring.flipped(self.key), core.key)
             return Const(1)
         held, have = Signal(self.info.key_bits), Signal()     # per_block: sent with every block
-        _, _, block_key = payload_parts(core)
         m.d.comb += [self.key.ready.eq(idle), block_key.eq(held)]
         with m.If(self.key.valid & self.key.ready):
             m.d.sync += [held.eq(self.key.payload), have.eq(1)]
         return have & ~self.key.valid
+
+
+def _parts(info, payload):
+    """(block, decrypt flag or None, per-block key or None) of a core's block payload
+    (:func:`~cipherfab.hw.info.payload_parts` on a payload of the same layout)."""
+    if isinstance(block_in_layout(info), int):
+        return payload, None, None
+    return (payload.data, payload.decrypt if info.direction_input else None,
+            payload.key if info.key_interface == "per_block" else None)

@@ -23,7 +23,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from ..stream.stream_register import StreamRegister
+from ..stream_register import StreamRegister
 from .gcm_control import Feed, Section, Steer, block_count
 from .gf128 import BITS
 from .ghash_unit import GHASH

@@ -16,9 +16,12 @@ output register.  The input FIFO's blocks go
 through one register stage before the engine (once, a block RAM's clock-to-output fed a
 core's first round directly: a third of the default system's Fmax on ECP5), the
 engine's results through one before the output FIFO; both are
-:class:`~cipherfab.hw.stream.stream_register.SkidRegister` s, whose ``ready`` is a
+:class:`~cipherfab.hw.stream_register.SkidRegister` s, whose ``ready`` is a
 flip-flop too, so no handshake path runs from a FIFO's level through the engine into the
-other FIFO (at the pipelined cores' clock that path was seven LUTs long).  A message ends with
+other FIFO (at the pipelined cores' clock that path was seven LUTs long).  With GCM,
+two more skid registers stand between the GCM layer and the engine, one each way, so
+the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes meet
+only at flip-flops.  A message ends with
 ``tlast``; its last block may be partial (CTR: the output has the message's length).
 ECB and CBC take whole blocks only (the host pads): a partial block in those modes
 raises the sticky ``length_error`` (its output is cut to the message's length and is
@@ -44,7 +47,7 @@ from amaranth.lib.wiring import In, Out
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
 from ..block_ram_fifo import BlockRamFIFO
-from ..stream.stream_register import SkidRegister
+from ..stream_register import SkidRegister
 from ..info import info_of
 from ..modes import Mode, ModeEngine
 
@@ -118,10 +121,21 @@ class Accelerator(wiring.Component):
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
         m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit, queue_for(style))
-        wiring.connect(m, gcm.e_in, engine.data_in)
-        wiring.connect(m, engine.data_out, gcm.e_out)
+        engine_empty = engine.empty
+        if self.ghash is None:
+            wiring.connect(m, gcm.e_in, engine.data_in)
+            wiring.connect(m, engine.data_out, gcm.e_out)
+        else:       # the GCM layer's steering, registered from and to the engine (ready too)
+            m.submodules.e_in_reg = e_in_reg = SkidRegister(engine.data_in.payload.shape())
+            m.submodules.e_out_reg = e_out_reg = SkidRegister(engine.data_out.payload.shape())
+            wiring.connect(m, gcm.e_in, e_in_reg.i)
+            wiring.connect(m, e_in_reg.o, engine.data_in)
+            wiring.connect(m, engine.data_out, e_out_reg.i)
+            wiring.connect(m, e_out_reg.o, gcm.e_out)
+            engine_empty = (engine.empty & ~e_in_reg.o.valid & e_in_reg.i.ready
+                            & ~e_out_reg.o.valid & e_out_reg.i.ready)
         m.d.comb += [engine.mode.eq(gcm.e_mode), engine.iv.eq(gcm.e_iv), engine.start.eq(gcm.e_start),
-                     gcm.e_idle.eq(engine.empty),
+                     gcm.e_idle.eq(engine_empty),
                      gcm.mode.eq(self.mode), gcm.iv.eq(self.iv), gcm.start.eq(self.start),
                      gcm.aad_bytes.eq(self.aad_bytes), gcm.text_bytes.eq(self.text_bytes),
                      gcm.iv_bytes.eq(self.iv_bytes), gcm.tag_bytes.eq(self.tag_bytes),
@@ -154,7 +168,8 @@ class Accelerator(wiring.Component):
             axis_out.blocks.valid.eq(fifo_out.r_rdy), fifo_out.r_en.eq(axis_out.blocks.ready),
         ]
         open_ = Signal()                  # a message started and its last block not yet in
-        m.d.comb += self.idle.eq(engine.idle & gcm.idle & (fifo_in.level == 0) & (fifo_out.level == 0)
+        m.d.comb += self.idle.eq(engine.idle & engine_empty & gcm.idle
+                                 & (fifo_in.level == 0) & (fifo_out.level == 0)
                                  & ~fifo_in_reg.o.valid & fifo_in_reg.i.ready
                                  & ~fifo_out_reg.o.valid & fifo_out_reg.i.ready
                                  & ~axis_in.blocks.valid & ~self.m_axis.valid)

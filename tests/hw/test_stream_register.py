@@ -7,7 +7,7 @@ import random
 import pytest
 from amaranth.sim import Simulator
 
-from cipherfab.hw.stream.stream_register import SkidRegister, StreamRegister
+from cipherfab.hw.stream_register import SkidRegister, StreamRegister
 
 KINDS = pytest.mark.parametrize("kind", [StreamRegister, SkidRegister])
 
