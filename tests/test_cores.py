@@ -30,7 +30,9 @@ SLOW_POINTS = {
     "aes_unrolled_128_encrypt_lut_10",       # unrolled: lut_2 (192), composite_1 (256) stay
     "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 (128), rom_1 (192), rom_3 (256) stay
     "aes_iterative_192_both_composite",      # iterative: 128 lut, 192 rom decrypt, 256 tbox stay
-    "aes_interleaved_128_both_composite_4",  # interleaved: four points stay, 128 both among them
+    "aes_interleaved_128_both_composite_4",  # interleaved: 192 decrypt rom_1, 128 both rom_2
+    "aes_interleaved_256_both_lut_2",        #   separate and 128 tbox_3 stay (AES-256's key
+                                             #   schedule: iterative, pipeline, unrolled stay)
     "serpent_iterative_192_encrypt_lut",     # serpent: 128 lut (one round a clock) stays
     "serpent_iterative_256_encrypt_lut_8",   #   (eight rounds a clock: 16 s)
     "mars_iterative_192_encrypt",            # mars: 128, 256 logic stay

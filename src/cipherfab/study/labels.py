@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 #: the distances (points) a label tries from its marker, nearest first
 RADII = (5, 12, 22, 34, 48, 64, 84)
 #: the directions, as angles in degrees: right, left, up, down, then the diagonals
@@ -36,10 +38,16 @@ def shorten(label: str, drop: list[str], sep: str = "-") -> str:
     return sep.join(kept) or label
 
 
-def _overlap(a, b) -> float:
-    w = min(a.x1, b.x1) - max(a.x0, b.x0)
-    h = min(a.y1, b.y1) - max(a.y0, b.y0)
-    return w * h if w > 0 and h > 0 else 0.0
+def _overlap(box, others) -> float:
+    """The summed area ``box`` shares with each of ``others`` (an n x 4 array of x0, y0,
+    x1, y1), added in their order (the same floats as box by box: a study with hundreds of
+    points tried millions of pairs one at a time)."""
+    if not len(others):
+        return 0.0
+    w = np.minimum(box.x1, others[:, 2]) - np.maximum(box.x0, others[:, 0])
+    h = np.minimum(box.y1, others[:, 3]) - np.maximum(box.y0, others[:, 1])
+    hit = (w > 0) & (h > 0)
+    return sum((w[hit] * h[hit]).tolist())
 
 
 def _line_boxes(ax, lines, step_px: float = 3.0):
@@ -73,8 +81,10 @@ def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fonts
         px, py = to_px((x, y))
         markers.append(Bbox.from_extents(px - MARKER_PX, py - MARKER_PX, px + MARKER_PX, py + MARKER_PX))
     markers += _line_boxes(ax, lines)
+    marker_boxes = np.array([b.extents for b in markers]).reshape(-1, 4)
     placed, crowded = [], 0
     for (x, y), label in zip(points, labels):
+        obstacles = np.concatenate([np.array([b.extents for b in placed]).reshape(-1, 4), marker_boxes])
         best = None
         for r in RADII:
             for angle in ANGLES:
@@ -84,7 +94,7 @@ def place_labels(ax, points: list[tuple[float, float]], labels: list[str], fonts
                 text = ax.annotate(label, (x, y), textcoords="offset points", xytext=(dx, dy),
                                    fontsize=fontsize, ha=ha, va=va)
                 box = text.get_window_extent(renderer).expanded(1.0, 1.0)
-                cost = sum(_overlap(box, b) for b in placed + markers)
+                cost = _overlap(box, obstacles)
                 outside = (box.x0 < frame.x0 or box.x1 > frame.x1 or box.y0 < frame.y0
                            or box.y1 > frame.y1)
                 cost += 1e6 if outside else 0.0
