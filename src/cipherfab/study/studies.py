@@ -472,8 +472,10 @@ SYSTEM = Study(
     title="The accelerator system: system vs core throughput against transfer size, per link "
           "(paper 003 Fig. 7.7 shape)",
     description=("Paper 003's iterative core (AES-128, block-RAM S-boxes), the interleaved one "
-                 "(3 stages) and two pipelined ones (block-RAM S-boxes; logic S-boxes with 2 "
-                 "registers per round, one block per clock at the highest Fmax), built for their "
+                 "(3 stages) and three pipelined ones (block-RAM S-boxes, 1 register per round; "
+                 "logic S-boxes with 2 registers per round; block-RAM S-boxes with 4 registers per "
+                 "round, the block RAMs' output registers and the floorplan: the block-RAM "
+                 "pipeline class's point), built for their "
                  "Fmax, then simulated as systems (AXI4-Stream, 512-block and 16-block FIFOs, mode "
                  "engine, registers) for transfers of 1 to 16,384 blocks through the Pilchard "
                  "links of paper 003, PCIe Gen3 x4 and an AXI DMA, in CTR, CBC encrypt and GCM "
@@ -484,7 +486,9 @@ SYSTEM = Study(
             {"cipher": "aes", "arch": "pipeline", "key_bits": 128, "direction": "encrypt", "sbox": "rom",
              "stages": 1},
             {"cipher": "aes", "arch": "pipeline", "key_bits": 128, "direction": "encrypt", "sbox": "lut",
-             "stages": 2}],
+             "stages": 2},
+            {"cipher": "aes", "arch": "pipeline", "key_bits": 128, "direction": "encrypt", "sbox": "rom",
+             "stages": 4, "ebr_outreg": True, "floorplan": True}],
     seeds=(1,),
     device="ecp5-85k",
     plugin="cipherfab.study.system",
