@@ -97,3 +97,19 @@ def test_aes_modes_against_cryptography():
     assert outs == [lib(modes.CBC(iv), whole), lib(modes.CBC(iv), whole, True),
                     lib(modes.CTR(iv), odd), lib(modes.ECB(), whole, True)]
     assert not any(flags.values())
+
+
+@pytest.mark.parametrize("arch, values, skids", [
+    ("pipeline", {"sbox": "rom", "stages": 1}, True),     # a block every clock
+    ("iterative", {"sbox": "rom"}, False),                # 10 clocks a block
+])
+def test_gcm_skid_registers_only_around_a_block_per_clock_core(arch, values, skids):
+    """Between the GCM layer and the engine, skid registers (141 LUT4 each way) only where
+    the engine registers the core's input too: at a one-block-per-clock core's clock."""
+    from cipherfab.generate import make_core
+    from cipherfab.registry import resolve
+    acc = Accelerator(make_core(resolve("aes", arch, key_bits=128, direction="encrypt", **values)))
+    m = acc.elaborate(None)
+    names = set(m._named_submodules)
+    assert acc.ghash is not None and m._named_submodules["engine"][0].skid is skids
+    assert ({"e_in_reg", "e_out_reg"} <= names) is skids and ({"e_in_reg", "e_out_reg"} & names == set()) is not skids

@@ -18,10 +18,11 @@ core's first round directly: a third of the default system's Fmax on ECP5), the
 engine's results through one before the output FIFO; both are
 :class:`~cipherfab.hw.stream_register.SkidRegister` s, whose ``ready`` is a
 flip-flop too, so no handshake path runs from a FIFO's level through the engine into the
-other FIFO (at the pipelined cores' clock that path was seven LUTs long).  With GCM,
-two more skid registers stand between the GCM layer and the engine, one each way, so
-the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes meet
-only at flip-flops.  A message ends with
+other FIFO (at the pipelined cores' clock that path was seven LUTs long).  With GCM
+around a core that takes a block every clock (where the engine also registers the core's
+input), two more skid registers stand between the GCM layer and the engine, one each
+way, so the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes
+meet only at flip-flops; around slower cores they would add area and no clock.  A message ends with
 ``tlast``; its last block may be partial (CTR: the output has the message's length).
 ECB and CBC take whole blocks only (the host pads): a partial block in those modes
 raises the sticky ``length_error`` (its output is cut to the message's length and is
@@ -122,10 +123,11 @@ class Accelerator(wiring.Component):
         style, digit = self.ghash or (None, None)
         m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit, queue_for(style))
         engine_empty = engine.empty
-        if self.ghash is None:
+        if self.ghash is None or not engine.skid:
             wiring.connect(m, gcm.e_in, engine.data_in)
             wiring.connect(m, engine.data_out, gcm.e_out)
-        else:       # the GCM layer's steering, registered from and to the engine (ready too)
+        else:       # at a one-block-per-clock core's clock: the GCM layer's steering
+                    # registered from and to the engine (ready too; 141 LUT4 each way)
             m.submodules.e_in_reg = e_in_reg = SkidRegister(engine.data_in.payload.shape())
             m.submodules.e_out_reg = e_out_reg = SkidRegister(engine.data_out.payload.shape())
             wiring.connect(m, gcm.e_in, e_in_reg.i)
