@@ -17,10 +17,13 @@ def test_after_builds_and_tables(monkeypatch):
                {"status": "failed", "design": DESIGN, "timing": {}}]
     res = system.after_builds(records, "ecp5-85k")
     rows = res["system"]
-    assert len(rows) == 2 * 4 * 2 + 2 * 2          # first depth: 2 links x 4 modes x 2 sizes; second: CTR only
+    assert len(rows) == 2 * 6 * 2 + 2 * 2          # first depth: 2 links x 6 modes x 2 sizes; second: CTR only
     gcm = {(r["mode"], r["blocks"]): r for r in rows if r["link"] == "pcie-gen3x4" and r["mode"].startswith("gcm")}
     assert gcm["gcm", 256]["system_mbps"] >= 0.9 * gcm["gcm", 256]["core_mbps"]   # the digit GHASH keeps up
     assert gcm["gcm-aad1k", 256]["system_mbps"] < gcm["gcm", 256]["system_mbps"]  # the AAD costs time
+    for size in (1, 256):                          # the next message under the key: H kept
+        assert gcm["gcm-next", size]["cycles"] < gcm["gcm", size]["cycles"]
+        assert gcm["gcm-next-aad1k", size]["cycles"] < gcm["gcm-aad1k", size]["cycles"]
     assert {r["fmax_mhz"] for r in rows} == {110.0}  # the median of the ok records
     pcie = {r["blocks"]: r for r in rows if r["link"] == "pcie-gen3x4" and r["mode"] == "ctr" and r["depth"] == 16}
     assert pcie[1]["system_mbps"] < 0.2 * pcie[256]["system_mbps"]       # latency-bound when small

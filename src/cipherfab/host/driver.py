@@ -120,11 +120,13 @@ class Accelerator:
 
     def run_gcm(self, key: bytes | None, decrypt: bool, iv: bytes, aad: bytes, data: bytes,
                 tag: bytes | None = None, tag_bytes: int = 16, link: str | Link = "axi-dma",
-                progress=None, seed: int = 1) -> Run:
+                progress=None, seed: int = 1, messages: int = 1) -> Run:
         """GCM (SP 800-38D) through the system: ``data`` is the plaintext (encrypt) or the
         ciphertext (decrypt, with the received ``tag``).  The output is the text; the tag
         (encrypt) or the system's verdict on the received one (decrypt: ``authentic``).
-        The stream is laid out as hw.system.system's register map says."""
+        The stream is laid out as hw.system.system's register map says.  ``messages``: the
+        message is sent that many times under one key load (the system keeps H while the
+        key stays); the Run is the last one's."""
         from ..hw.gcm.gcm_model import TAG_BYTES
         info = self.info
         mode = Mode.GCM_DECRYPT if decrypt else Mode.GCM_ENCRYPT
@@ -138,6 +140,8 @@ class Accelerator:
             raise CipherfabError(f"a GCM tag is {', '.join(map(str, TAG_BYTES))} bytes, not {tag_bytes}")
         if decrypt and (tag is None or len(tag) != tag_bytes):
             raise CipherfabError(f"decrypting needs the received tag, {tag_bytes} bytes")
+        if messages < 1:
+            raise CipherfabError(f"messages must be at least 1, not {messages}")
         if max(len(iv), len(aad), len(data)) >= 1 << 32:
             raise CipherfabError("the system's length registers hold at most 4 GiB - 1 per part")
         link = get_link(link) if isinstance(link, str) else link
@@ -147,16 +151,17 @@ class Accelerator:
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         with self._open(seed) as hw:
             self._load_key(hw, key)
-            if len(iv) == 12:
-                for i in range(0, 12, 4):
-                    hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
-            for where, value in ((regs.AAD_BYTES, len(aad)), (regs.TEXT_BYTES, len(data)),
-                                 (regs.IV_BYTES, len(iv)), (regs.TAG_BYTES, tag_bytes)):
-                hw.write(where, value)
-            hw.write(regs.CTRL, 1 | mode.value << 4)
-            stats = self._stream(hw, stream, per_clock, progress, no_output=decrypt and not data)
-            status, counters = self._finish(hw)
-            words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
+            for _ in range(messages):
+                if len(iv) == 12:
+                    for i in range(0, 12, 4):
+                        hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+                for where, value in ((regs.AAD_BYTES, len(aad)), (regs.TEXT_BYTES, len(data)),
+                                     (regs.IV_BYTES, len(iv)), (regs.TAG_BYTES, tag_bytes)):
+                    hw.write(where, value)
+                hw.write(regs.CTRL, 1 | mode.value << 4)
+                stats = self._stream(hw, stream, per_clock, progress, no_output=decrypt and not data)
+                status, counters = self._finish(hw)
+                words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
         out = stats.out
         shown = b"".join(w.to_bytes(4, "big") for w in words)
         if decrypt:

@@ -82,6 +82,7 @@ struct Sys {
     int64_t out_got = 0;
     int64_t in_link_wait = 0, out_link_wait = 0;
     int64_t first_in = -1, last_out = -1;   // first_in: the cycle the message's stream began
+    bool message_done = false;    // the last call ended a message: the next one begins another
 };
 
 void settle(Sys& s) { s.m->clk = 0; s.m->eval(); }
@@ -104,8 +105,8 @@ struct CfStream {
     // outputs (cumulative where it says so)
     int64_t n_out;            // bytes written to out by this call
     int64_t cycles;           // since open
-    int64_t in_link_wait;     // cumulative: clocks s_axis had nothing to send because the link had not delivered
-    int64_t out_link_wait;    // cumulative: clocks m_axis had data the output link could not take
+    int64_t in_link_wait;     // over the message: clocks s_axis had nothing to send because the link had not delivered
+    int64_t out_link_wait;    // over the message: clocks m_axis had data the output link could not take
     int64_t first_in, last_out;   // cycle the message's stream began, of its last output transfer
     int32_t failed; char error[256];
 };
@@ -183,6 +184,11 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
     try {
         s.in.bytes_per_clock = r->in_bytes_per_clock; s.in.latency = r->in_latency; s.in.burst = r->in_burst;
         s.out.bytes_per_clock = r->out_bytes_per_clock; s.out.latency = r->out_latency; s.out.burst = r->out_burst;
+        if (s.message_done) {            // a new message on the open system: its own times
+            s.first_in = s.last_out = -1;
+            s.in_link_wait = s.out_link_wait = 0;
+            s.message_done = false;
+        }
         if (r->last) s.in_total = s.in_sent + r->n_in;
         if (s.first_in < 0) s.first_in = s.cyc;   // the host starts the transfer now
         int64_t pos = 0;                 // next byte of this chunk to send
@@ -245,6 +251,7 @@ extern "C" __attribute__((visibility("default"))) int cf_sys_stream(void* h, CfS
         r->failed = 1;
         std::snprintf(r->error, sizeof r->error, "%s", e.what());
     }
+    if (r->last) s.message_done = true;
     r->cycles = s.cyc;
     r->in_link_wait = s.in_link_wait; r->out_link_wait = s.out_link_wait;
     r->first_in = s.first_in; r->last_out = s.last_out;

@@ -113,3 +113,33 @@ def test_no_block_is_taken_with_a_clear():
 def test_refusals(style, digit, message):
     with pytest.raises(CipherfabError, match=message):
         GHASH(style, digit)
+
+
+@pytest.mark.parametrize("style, digit", STYLES, ids=[s if d is None else f"{s}{d}" for s, d in STYLES])
+def test_a_clear_with_keep_keeps_what_was_made_of_h_and_only_that(style, digit):
+    """``keep`` with a clear (H unchanged): the aggregated powers and the tables are kept, so
+    the first block is taken at once; a keep in the middle of making them starts them again
+    (a unit that kept half-made powers fails here); every message's ``y`` right."""
+    dut = GHASH(style, digit)
+    rng = random.Random(f"keep{style}{digit}")
+    h = rng.getrandbits(128)
+    messages = [[rng.getrandbits(128) for _ in range(n)] for n in (3, 5, 1, 4)]
+    waits = []
+
+    async def tb(ctx):
+        for n, blocks in enumerate(messages):
+            ctx.set(dut.keep, n > 0)
+            if n == 3:                     # a keep right after a clear without it
+                ctx.set(dut.keep, 0)
+                await clear(ctx, dut, h, len(blocks))
+                ctx.set(dut.keep, 1)
+            await clear(ctx, dut, h, len(blocks))
+            ctx.set(dut.keep, 0)
+            taken = await send(ctx, dut, blocks)
+            waits.append(taken[0])
+            assert ctx.get(dut.y) == ghash(h, blocks), f"message {n}"
+    run(dut, tb)
+    if style in ("aggregated", "table"):
+        assert waits[1] == waits[2] <= 2 < waits[0] and waits[3] == waits[0], waits
+    else:
+        assert len(set(waits)) == 1, waits

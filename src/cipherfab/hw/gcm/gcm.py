@@ -20,6 +20,10 @@ Impossible lengths at ``start`` raise ``gcm_error`` and start nothing.
 A message runs these steps; none takes a number of clocks that depends on key or data:
 
 1. ``H = E_K(0^128)``: the engine runs one ECB block of zeros; its output is kept, not sent.
+   H stays for the next message while no key is taken (``key_changed``, the core's key
+   stream handshake): that message starts at step 2, and GHASH keeps its powers or tables
+   of H (``h_kept`` shows it).  Whether a message computes H depends on what the host did
+   before (a key load), never on the key's or the data's value.
 2. J0: from the IV registers, or GHASH of the IV blocks and their length block.
 3. The engine is started again in the GCM mode with J0 as its counter (inc32 per block).
    A zero block goes first: its output, ``E_K(J0)``, is kept for the tag.
@@ -46,7 +50,9 @@ multiplier to finish.
 
 H, J0, E_K(J0) and the tag live in registers of this layer, zeroized by the system's
 ``clear`` and reset (it resets the whole accelerator); ``tag`` and the verdict are
-cleared by the next ``start``.
+cleared by the next ``start``; J0 and E_K(J0) after each message.  H and GHASH's multiples
+of it (the powers, the block-RAM tables) live as long as the key they come from: a key
+taken zeroes them (at once while no message runs, else at the message's tag).
 
 The layer is two parts, as OpenTitan's AES keeps ``aes_control`` apart from its datapath:
 :class:`~.gcm_control.GcmControl` runs the steps (the phase, the block counts, every
@@ -122,8 +128,8 @@ class GcmLayer(wiring.Component):
             "data_in": In(stream.Signature(block)), "data_out": Out(stream.Signature(block)),
             "e_mode": Out(Mode), "e_iv": Out(block_bits), "e_start": Out(1),
             "e_in": Out(stream.Signature(block)), "e_out": In(stream.Signature(block)),
-            "e_idle": In(1),
-            "idle": Out(1), "started": Out(1), "gcm": Out(1),
+            "e_idle": In(1), "key_changed": In(1),
+            "idle": Out(1), "started": Out(1), "gcm": Out(1), "h_kept": Out(1),
             "length_error": Out(1), "gcm_error": Out(1),
             "tag": Out(block_bits), "tag_match": Out(1), "tag_mismatch": Out(1),
         })
@@ -146,6 +152,7 @@ class GcmLayer(wiring.Component):
         m.d.comb += [
             # the control: the registers, the engine's idle, every handshake, the status
             c.mode.eq(self.mode), c.start.eq(self.start), c.e_idle.eq(self.e_idle),
+            c.key_changed.eq(self.key_changed), self.h_kept.eq(c.h_kept),
             c.aad_bytes.eq(self.aad_bytes), c.text_bytes.eq(self.text_bytes),
             c.iv_bytes.eq(self.iv_bytes), c.tag_bytes.eq(self.tag_bytes),
             c.data_in_valid.eq(self.data_in.valid), c.data_in_last.eq(self.data_in.payload.side.last),

@@ -77,13 +77,15 @@ class Steer(wiring.Signature):
     the engine), ``out_text`` (the engine's output, masked, to the output), ``out_tag`` (the
     tag to the output); the registers: ``begin`` (J0 from the IV), ``h_load``, ``ej0_load``,
     ``j0_load`` (J0 from GHASH), ``restart`` (the engine's IV is J0; J0 cleared),
-    ``tag_load`` (the tag from GHASH and E_K(J0), both of those and H cleared),
-    ``tag_clear``.  Back: ``hashing`` (a block queued or being multiplied) and
+    ``tag_load`` (the tag from GHASH and E_K(J0), both of those cleared), ``h_clear`` (H
+    zeroed), ``tag_clear``; ``ghash_keep`` (a level): GHASH's powers or tables are of H as
+    it is, a clear keeps them.  Back: ``hashing`` (a block queued or being multiplied) and
     ``tag_differs`` (the input block against the tag, on ``tag_n`` bytes)."""
 
     def __init__(self):
-        strobes = ("passthrough", "e_in_text", "out_text", "out_tag", "ghash_clear", "begin",
-                   "h_load", "ej0_load", "j0_load", "restart", "tag_load", "tag_clear")
+        strobes = ("passthrough", "e_in_text", "out_text", "out_tag", "ghash_clear", "ghash_keep",
+                   "begin", "h_load", "h_clear", "ej0_load", "j0_load", "restart", "tag_load",
+                   "tag_clear")
         super().__init__({
             "decrypt": Out(1), "aad_n": Out(LENGTH_BITS), "text_n": Out(LENGTH_BITS),
             "iv_n": Out(LENGTH_BITS), "tag_n": Out(5),
@@ -122,7 +124,7 @@ class GcmControl(wiring.Component):
 
     def __init__(self):
         super().__init__({
-            "mode": In(Mode), "start": In(1), "e_idle": In(1),
+            "mode": In(Mode), "start": In(1), "e_idle": In(1), "key_changed": In(1),
             "aad_bytes": In(LENGTH_BITS), "text_bytes": In(LENGTH_BITS),
             "iv_bytes": In(LENGTH_BITS), "tag_bytes": In(5),
             "data_in_valid": In(1), "data_in_last": In(1), "data_in_ready": Out(1),
@@ -130,7 +132,7 @@ class GcmControl(wiring.Component):
             "e_out_valid": In(1), "e_out_ready": Out(1),
             "data_out_valid": Out(1), "data_out_ready": In(1),
             "e_mode": Out(Mode), "e_start": Out(1),
-            "idle": Out(1), "started": Out(1), "gcm": Out(1),
+            "idle": Out(1), "started": Out(1), "gcm": Out(1), "h_kept": Out(1),
             "length_error": Out(1), "gcm_error": Out(1),
             "tag_match": Out(1), "tag_mismatch": Out(1),
             "steer": Out(Steer()),
@@ -145,6 +147,7 @@ class GcmControl(wiring.Component):
         out_left = _Count("out_left")          # text blocks still to come out of the engine
         want_ej0 = Signal()                    # the engine's next output is E_K(J0)
         m.d.sync += s.ghash_clear.eq(0)
+        self._keep_h(m, phase)
         m.d.comb += [self.gcm.eq(phase != Phase.IDLE), self.idle.eq(phase == Phase.IDLE),
                      s.passthrough.eq(phase == Phase.IDLE),
                      s.in_last.eq(left.one), s.out_last.eq(out_left.one)]
@@ -176,10 +179,15 @@ class GcmControl(wiring.Component):
             with m.If(gcm_mode & ~self.started):
                 m.d.sync += self.gcm_error.eq(1)
             with m.If(gcm_mode & self.started):
-                m.d.comb += [self.e_mode.eq(Mode.ECB_ENCRYPT), self.e_start.eq(1), s.begin.eq(1)]
-                m.d.sync += [phase.eq(Phase.H_FEED), decrypt.eq(self.mode == Mode.GCM_DECRYPT),
+                m.d.comb += s.begin.eq(1)
+                m.d.sync += [decrypt.eq(self.mode == Mode.GCM_DECRYPT),
                              aad_n.eq(self.aad_bytes), text_n.eq(self.text_bytes),
                              iv_n.eq(self.iv_bytes), tag_n.eq(self.tag_bytes)]
+                with m.If(self.h_kept & ~self.key_changed):      # H of this key: on to J0
+                    m.d.sync += [s.ghash_clear.eq(1), *self._after_h(phase, left, self.iv_bytes)]
+                with m.Else():
+                    m.d.comb += [self.e_mode.eq(Mode.ECB_ENCRYPT), self.e_start.eq(1)]
+                    m.d.sync += phase.eq(Phase.H_FEED)
 
         # -- the input side: what the next input block is, and where it goes --------------
         took_in = self.data_in_valid & self.data_in_ready
@@ -221,9 +229,7 @@ class GcmControl(wiring.Component):
             m.d.comb += [self.e_out_ready.eq(0), self.data_out_valid.eq(0)]
         with m.If((phase == Phase.H_WAIT) & self.e_out_valid):
             m.d.comb += [self.e_out_ready.eq(1), s.h_load.eq(1)]
-            m.d.sync += [s.ghash_clear.eq(1),
-                         phase.eq(Mux(iv_n == 12, Phase.CTR_START, Phase.IV_HASH)),
-                         *left.load(block_count(iv_n))]
+            m.d.sync += [s.ghash_clear.eq(1), *self._after_h(phase, left, iv_n)]
         with m.If(want_ej0 & self.e_out_valid):
             m.d.comb += [self.e_out_ready.eq(1), s.ej0_load.eq(1)]
             m.d.sync += want_ej0.eq(0)
@@ -288,8 +294,8 @@ class GcmControl(wiring.Component):
                 with m.If(took_g):
                     m.d.sync += phase.eq(Phase.TAG_WAIT)
             with m.Case(Phase.TAG_WAIT):
-                with m.If(~s.hashing):
-                    m.d.comb += s.tag_load.eq(1)       # H is zeroed: GHASH cleared with it
+                with m.If(~s.hashing):           # H zeroed unless kept: GHASH cleared with it
+                    m.d.comb += [s.tag_load.eq(1), s.h_clear.eq(~self.h_kept | self.key_changed)]
                     m.d.sync += s.ghash_clear.eq(1)
                     m.d.sync += phase.eq(Mux(decrypt, Phase.TAG_IN, Phase.TAG_OUT))
             with m.Case(Phase.TAG_OUT):
@@ -301,3 +307,31 @@ class GcmControl(wiring.Component):
                     m.d.sync += [self.tag_match.eq(~s.tag_differs), self.tag_mismatch.eq(s.tag_differs),
                                  phase.eq(Phase.IDLE)]
         return m
+
+    def _after_h(self, phase, left, iv_bytes):
+        """The step after H: the IV's blocks into GHASH, or (a 96-bit IV) the counter's start."""
+        return [phase.eq(Mux(iv_bytes == 12, Phase.CTR_START, Phase.IV_HASH)),
+                *left.load(block_count(iv_bytes))]
+
+    def _keep_h(self, m, phase):
+        """H kept for the next message while the key stays: ``h_kept`` once H is computed with
+        no key taken since its zero block went in; any key taken clears it, and while idle
+        zeroes H and GHASH's multiples of it at once (before a message's tag: at the tag).  GHASH's
+        powers or tables are of H as it is from the clear after H changed (``ghash_keep``)."""
+        s = self.steer
+        key_dirty = Signal()               # a key taken since H's zero block went in
+        prepared = s.ghash_keep
+        with m.If(self.key_changed):
+            m.d.sync += [self.h_kept.eq(0), key_dirty.eq(1)]
+        with m.Elif((phase == Phase.H_FEED) & self.e_in_valid & self.e_in_ready):
+            m.d.sync += key_dirty.eq(0)
+        with m.If(s.h_load):
+            m.d.sync += self.h_kept.eq(~key_dirty & ~self.key_changed)
+        done = (phase == Phase.IDLE) | (phase == Phase.TAG_OUT) | (phase == Phase.TAG_IN)
+        with m.If(self.key_changed & done):          # GHASH is not needed again
+            m.d.comb += s.h_clear.eq(1)
+            m.d.sync += s.ghash_clear.eq(1)
+        with m.If(s.h_load | s.h_clear):
+            m.d.sync += prepared.eq(0)
+        with m.Elif(s.ghash_clear):
+            m.d.sync += prepared.eq(1)

@@ -60,7 +60,7 @@ class GcmDatapath(wiring.Component):
         s = self.steer
         m.submodules.ghash = gh = GHASH(self.style, self.digit)
         h, j0, ej0, tag = (Signal(BITS, name=n) for n in ("h", "j0", "ej0", "tag_reg"))
-        m.d.comb += [gh.h.eq(h), gh.clear.eq(s.ghash_clear), self.tag.eq(tag),
+        m.d.comb += [gh.h.eq(h), gh.clear.eq(s.ghash_clear), gh.keep.eq(s.ghash_keep), self.tag.eq(tag),
                      gh.count.eq(Mux(s.section == Section.IV, block_count(s.iv_n) + 1,   # at its clear
                                      block_count(s.aad_n) + block_count(s.text_n) + 1))]
         feed = stream.Signature(BITS).create(path=("ghash_feed",))   # every block GHASH takes
@@ -128,7 +128,9 @@ class GcmDatapath(wiring.Component):
         with m.If(s.restart):
             m.d.sync += j0.eq(0)
         with m.If(s.tag_load):
-            m.d.sync += [tag.eq(gh.y ^ ej0), ej0.eq(0), h.eq(0)]
+            m.d.sync += [tag.eq(gh.y ^ ej0), ej0.eq(0)]
+        with m.If(s.h_clear):
+            m.d.sync += h.eq(0)
         with m.If(s.tag_clear):
             m.d.sync += tag.eq(0)
         return m

@@ -35,7 +35,10 @@ quarter of the bits): ``H`` while the powers are made, ``H^n`` for every block, 
 the counts' tests (``left`` is 1, is 0) are flip-flops beside the count.
 
 After ``clear`` the unit computes ``H^2 .. H^n`` on the same pipeline (``H^k = H^(k-1) . H``,
-:func:`prepare_clocks`: ``busy`` high, no block taken), then takes ``count`` blocks, then
+:func:`prepare_clocks`: ``busy`` high, no block taken), unless ``keep`` is high with the clear
+(the powers are already those of ``h``: the layer says so while ``H`` is unchanged; kept only
+once all of them were made, so a clear in the middle of making them starts again; a block
+may then come two clocks after the clear), then takes ``count`` blocks, then
 finishes (``n`` clocks and the pipeline's); ``busy`` stays high until the last product is in
 and ``y`` (a register: the XOR of the lanes) shows it.  No count depends on the data.
 """
@@ -66,8 +69,8 @@ class AggregatedGHASH(wiring.Component):
             raise ValueError(f"aggregated GHASH lanes must be one of {LANES}, not {lanes}")
         self.lanes = lanes
         super().__init__({
-            "h": In(BITS), "clear": In(1), "count": In(32), "block": In(stream.Signature(BITS)),
-            "y": Out(BITS), "busy": Out(1),
+            "h": In(BITS), "clear": In(1), "keep": In(1), "count": In(32),
+            "block": In(stream.Signature(BITS)), "y": Out(BITS), "busy": Out(1),
         })
 
     def elaborate(self, platform):
@@ -91,6 +94,9 @@ class AggregatedGHASH(wiring.Component):
         prep_wait = Signal(range(STAGES + 1))
         chain = Signal(BITS)               # the last power made: H^(prep - 1)
         load = Signal()                    # the powers are in: h_next takes H^n
+        made = Signal()                    # H^2 .. H^n are all made (from h at the last clear)
+        keep = Signal()                    # a clear keeps them: asked for, and they are made
+        m.d.comb += keep.eq(self.keep & made)
         # copies of the one-hot power select, each for a quarter of h_next (a fan-out of
         # 32, not 128); their reset values differ so that synthesis keeps them apart, and
         # every one is set by a clear before it is read
@@ -156,9 +162,11 @@ class AggregatedGHASH(wiring.Component):
             m.d.sync += [*(l.eq(0) for l in lanes), *(v.eq(0) for v in valid), we.eq(0),
                          left.eq(self.count), lane.eq(0), lane_after.eq(1),
                          powers[0].eq(reflect(self.h)), chain.eq(reflect(self.h)),
-                         prepping.eq(1), prep.eq(2), prep_wait.eq(0), ready.eq(0),
-                         finishing.eq(0), fin.eq(n), load.eq(0), h_next.eq(reflect(self.h)),
-                         last.eq(self.count == 1), none.eq(self.count == 0), *(c.eq(1) for c in sels)]
+                         prepping.eq(~keep), prep.eq(2), prep_wait.eq(0), ready.eq(0),
+                         finishing.eq(0), fin.eq(n), load.eq(keep), h_next.eq(reflect(self.h)),
+                         last.eq(self.count == 1), none.eq(self.count == 0), made.eq(keep),
+                         # kept powers: straight to the blocks (H^n next), as after the last power
+                         *(c.eq(Mux(keep, 1 << (n - 1), 1)) for c in sels)]
         with m.Else():
             with m.If(step):                  # the next lane's accumulator, read ahead
                 m.d.sync += [lane.eq(lane_after),
@@ -177,7 +185,7 @@ class AggregatedGHASH(wiring.Component):
             with m.Elif(prep_wait == 1):      # H^prep is in: the next power, or the blocks
                 m.d.sync += [prep_wait.eq(0), prep.eq(prep + 1), prepping.eq(prep != n)]
                 with m.If(prep == n):
-                    m.d.sync += [load.eq(1), *(sq.eq(1 << (n - 1)) for sq in sels)]
+                    m.d.sync += [load.eq(1), made.eq(1), *(sq.eq(1 << (n - 1)) for sq in sels)]
             with m.If(load):
                 m.d.sync += [load.eq(0), finishing.eq(none),
                              ready.eq(~none)]

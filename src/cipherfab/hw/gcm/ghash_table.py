@@ -21,9 +21,12 @@ needs read back from ``T_0`` (written at least one clock before the read).  Entr
 never written (zero from configuration; a ``b_0`` of 0 reads it as the zero polynomial).
 Order: ``b = 1`` at fill clock 0, no write at fill clock 1 (``T_0[1]`` is read at 2), then
 ``b = 2 .. 255``: 257 clocks after ``clear`` (``busy`` high, no block taken), whatever
-``H``.  Every ``clear`` fills the tables from ``h`` as it is then; so does a reset (``h``
-is then 0: the tables are zeroed), and the GCM layer clears once more after the tag, with
-``H`` already zeroed, so no multiple of ``H`` stays in a block RAM after a message.
+``H``.  Every ``clear`` fills the tables from ``h`` as it is then, unless ``keep`` is high
+with it (the tables already hold this ``h``'s multiples: the GCM layer says so while ``H`` is
+unchanged, the next message under the same key; kept only once the fill is complete, so a
+clear in the middle of one fills again); a reset fills too (``h`` is then 0: the
+tables are zeroed), and the GCM layer clears without ``keep`` once ``H`` is zeroed (a new
+key, or a message whose key changed), so no multiple of an old ``H`` stays in a block RAM.
 
 *A block*: taken while idle, ``X = Y ^ block``; its first digit's addresses go to the
 tables in that clock, its product is in ``Z`` ``128 / d`` clocks later and ``y`` shows it
@@ -71,8 +74,8 @@ class TableGHASH(wiring.Component):
         #: the tables T_0 .. T_(d/8 - 1), reflected entries (a test reads them)
         self.table_memories = [Memory(shape=BITS, depth=ENTRIES, init=[]) for _ in range(digit // 8)]
         super().__init__({
-            "h": In(BITS), "clear": In(1), "count": In(32), "block": In(stream.Signature(BITS)),
-            "y": Out(BITS), "busy": Out(1),
+            "h": In(BITS), "clear": In(1), "keep": In(1), "count": In(32),
+            "block": In(stream.Signature(BITS)), "y": Out(BITS), "busy": Out(1),
         })
 
     @property
@@ -105,10 +108,13 @@ class TableGHASH(wiring.Component):
         for t, w in enumerate(writes):
             m.d.comb += [w.addr.eq(w_entry), w.en.eq(w_en), w.data.eq(times_a_power(v, 8 * t))]
         m.d.sync += [w_entry.eq(entry), w_en.eq(filling & (fill != 1))]
+        filled = Signal()                   # every entry written (from h at the last clear)
+        keep = Signal()                     # a clear keeps the tables: asked for, and they are filled
+        m.d.comb += keep.eq(self.keep & filled & ~w_en)
         with m.If(filling):
             m.d.sync += fill.eq(fill + 1)
             with m.If(fill == ENTRIES - 1):
-                m.d.sync += filling.eq(0)
+                m.d.sync += [filling.eq(0), filled.eq(1)]
 
         # -- a block: X = Y ^ block, its digits' bytes as the tables' addresses -------------
         z = Signal(BITS, name="z")          # Z_k, reflected; Y between blocks (0 after a clear)
@@ -133,5 +139,5 @@ class TableGHASH(wiring.Component):
             m.d.sync += [x_rest.eq(x_rest[d:]), step.eq(step - 1),
                          z.eq(reduce_mod((z << d) ^ xor_tree(lookups), GCM))]
         with m.If(self.clear):
-            m.d.sync += [z.eq(0), step.eq(0), filling.eq(1), fill.eq(0)]
+            m.d.sync += [z.eq(0), step.eq(0), filling.eq(~keep), fill.eq(0), filled.eq(keep)]
         return m

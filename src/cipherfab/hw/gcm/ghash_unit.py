@@ -7,7 +7,9 @@ the AAD, the ciphertext, each zero-padded, then the length block) ``y`` is GHASH
 Blocks arrive on the ``block`` stream (128-bit payload, GCM bit order as in
 :mod:`cipherfab.hw.gcm.gf128`); ``h`` is the hash subkey, held for the whole message.
 ``clear`` begins a message: ``y`` reads 0 and the next block starts from ``Y_0``; no
-block is taken in the clock of a clear.
+block is taken in the clock of a clear.  ``keep`` with a clear says ``h`` is the one of the
+last clear without it: the ``aggregated`` and ``table`` styles then keep their powers or
+tables of it instead of making them again (the next message under the same key).
 
 ``parallel``
     one block per clock: the block taken this clock is multiplied in the same clock
@@ -71,8 +73,8 @@ class GHASH(wiring.Component):
         self._MustUse__silence = False
         self.style, self.digit = style, digit
         super().__init__({
-            "h": In(BITS), "clear": In(1), "count": In(32), "block": In(stream.Signature(BITS)),
-            "y": Out(BITS), "busy": Out(1),
+            "h": In(BITS), "clear": In(1), "keep": In(1), "count": In(32),
+            "block": In(stream.Signature(BITS)), "y": Out(BITS), "busy": Out(1),
         })
 
     @property
@@ -87,7 +89,8 @@ class GHASH(wiring.Component):
         if self.style in ("aggregated", "table"):
             unit = AggregatedGHASH(self.digit) if self.style == "aggregated" else TableGHASH(self.digit)
             m.submodules["agg" if self.style == "aggregated" else "table"] = unit
-            m.d.comb += [unit.h.eq(self.h), unit.clear.eq(self.clear), unit.count.eq(self.count),
+            m.d.comb += [unit.h.eq(self.h), unit.clear.eq(self.clear), unit.keep.eq(self.keep),
+                         unit.count.eq(self.count),
                          self.y.eq(unit.y), self.busy.eq(unit.busy)]
             wiring.connect(m, wiring.flipped(self.block), unit.block)
             return m

@@ -148,6 +148,7 @@ class Accelerator(wiring.Component):
         wiring.connect(m, axis_out.axis, wiring.flipped(self.m_axis))
         if "key" in self.signature.members:
             wiring.connect(m, wiring.flipped(self.key), engine.key)
+            m.d.comb += gcm.key_changed.eq(self.key.valid & self.key.ready)   # H is the key's
         if "seed" in self.signature.members:
             wiring.connect(m, wiring.flipped(self.seed), engine.seed)
         m.d.comb += [
