@@ -28,14 +28,17 @@ SLOW = {"masked"}
 #: random run on at least one point (``test_every_architecture_keeps_a_default_point``).
 SLOW_POINTS = {
     "aes_unrolled_128_encrypt_lut_10",       # unrolled: lut_2 (192), composite_1 (256) stay
-    "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 (128), rom_1 (192), rom_3 (256) stay
-    "aes_iterative_192_both_composite",      # iterative: 128 lut, 192 rom decrypt, 256 tbox stay
+    "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 fixed (128), rom_3 (256) stay
+    "aes_pipeline_192_encrypt_rom_1_fixed",  #   (AES-192's schedule: iterative, unrolled, interleaved)
+    "aes_iterative_192_both_composite",      # iterative: 128 both lut, 192 rom decrypt folded stay
+    "aes_iterative_256_encrypt_tbox_folded", #   (tbox: interleaved, pipeline; AES-256: pipeline, unrolled)
     "aes_interleaved_128_both_composite_4",  # interleaved: 192 decrypt rom_1, 128 both rom_2
     "aes_interleaved_256_both_lut_2",        #   separate and 128 tbox_3 stay (AES-256's key
                                              #   schedule: iterative, pipeline, unrolled stay)
     "serpent_iterative_192_encrypt_lut",     # serpent: 128 lut (one round a clock) stays
     "serpent_iterative_256_encrypt_lut_8",   #   (eight rounds a clock: 16 s)
-    "mars_iterative_192_encrypt",            # mars: 128, 256 logic stay
+    "mars_iterative_192_encrypt",            # mars: 256 logic stays (the same key schedule
+    "mars_iterative_128_encrypt",            #   for every length)
     "twofish_iterative_128_encrypt",         # twofish: 192 rom, 256 stay
 }
 
