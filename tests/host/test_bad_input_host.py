@@ -73,6 +73,9 @@ CASES = [
     (encrypt(iv=IV, mode="ecb"), "--iv does not apply to ecb"),
     (encrypt(iv=None), "--iv HEX is required for cbc: the IV, one 128-bit block (32 hex digits)"),
     (encrypt(iv=None, mode="ctr"), "--iv HEX is required for ctr: the initial counter"),
+    (encrypt(iv=None, mode="ofb"), "--iv HEX is required for ofb: the IV, one 128-bit block (32 hex digits)"),
+    (decrypt(iv=None, mode="cfb"), "--iv HEX is required for cfb: the IV, one 128-bit block"),
+    (encrypt(iv=IV[:30], mode="cfb"), "the IV is one 128-bit aes block, 32 hex digits"),
     # --key
     (encrypt(key=""), "--key '': empty; a 128-bit key is 32 hex digits"),
     (encrypt(key="000"), "--key '000': an odd number of hex digits"),
@@ -92,6 +95,8 @@ CASES = [
     (encrypt(src=""), "--in: empty file name"),
     (encrypt(src="{in}/x"), "--in {in}/x: {in} is not a folder"),
     (encrypt(src="{empty}", mode="ctr"), "--in {empty}: the file is empty, nothing to encrypt"),
+    (encrypt(src="{empty}", mode="ofb"), "--in {empty}: the file is empty, nothing to encrypt"),
+    (decrypt(src="{empty}", mode="cfb"), "--in {empty}: the file is empty, nothing to decrypt"),
     (decrypt(src="{empty}"), "--in {empty}: the file is empty, nothing to decrypt"),
     (decrypt(src="{in}"), "--in {in}: 5 bytes of cbc ciphertext are not a whole number of 16-byte blocks"),
     # --out: refused before the simulation, never left behind
@@ -131,12 +136,16 @@ CASES = [
     (decrypt("--direction", "encrypt"), "aes_iterative_128_encrypt_lut only encrypts: cbc decryption "
                                         "needs --direction decrypt (or both)"),
     (decrypt("--direction", "decrypt", mode="ctr"), "only decrypts: ctr decryption needs --direction encrypt"),
+    (decrypt("--direction", "decrypt", mode="cfb"), "only decrypts: cfb decryption needs --direction encrypt"),
+    (encrypt("--direction", "decrypt", mode="ofb"), "only decrypts: ofb encryption needs --direction encrypt"),
+    (encrypt("--tag-bits", "96", mode="ofb"), "--tag-bits applies to --mode gcm, not ofb"),
+    (encrypt(mode="xts"), "argument --mode: invalid choice: 'xts'"),
     (encrypt("--direction", "decrypt"), "only decrypts: cbc encryption needs --direction encrypt (or both)"),
     (decrypt("--arch", "pipeline", mode="ecb", iv=None),
      "aes pipeline only encrypts: ecb decryption needs --arch iterative or interleaved (with --direction "
-     "decrypt); or use --mode ctr"),
+     "decrypt); or use --mode ctr, ofb or cfb"),
     (decrypt(cipher="serpent"), "no serpent architecture decrypts: cbc decryption is not available; "
-                                "--mode ctr decrypts with the encrypting core"),
+                                "--mode ctr, ofb or cfb decrypts with the encrypting core"),
     # generate --system
     (system("--fifo-depth", "100000000"), "--fifo-depth 100000000: two FIFOs of 100000000 134-bit entries"),
     (system("--fifo-depth", "1000000"), "(LFE5U-85F) has 208: at most 13313 blocks"),

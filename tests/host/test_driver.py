@@ -22,14 +22,15 @@ def acc():
 
 
 MODES = {Mode.ECB_ENCRYPT: ("ecb", False), Mode.ECB_DECRYPT: ("ecb", True),
-         Mode.CBC_ENCRYPT: ("cbc", False), Mode.CBC_DECRYPT: ("cbc", True), Mode.CTR: ("ctr", False)}
+         Mode.CBC_ENCRYPT: ("cbc", False), Mode.CBC_DECRYPT: ("cbc", True), Mode.CTR: ("ctr", False),
+         Mode.OFB: ("ofb", False), Mode.CFB_ENCRYPT: ("cfb", False), Mode.CFB_DECRYPT: ("cfb", True)}
 
 
 @pytest.mark.parametrize("mode", [m for m in Mode if not m.gcm], ids=lambda m: m.name.lower())
 def test_every_mode_against_the_reference(acc, mode):
     rng = random.Random(mode.value)
     key, iv = rng.randbytes(24), rng.randbytes(16)
-    data = rng.randbytes(16 * 300 + (37 if mode == Mode.CTR else 0))
+    data = rng.randbytes(16 * 300 + (37 if mode.stream else 0))
     r = acc.run(key, mode, data, iv, link="pcie-gen3x4")
     name, decrypt = MODES[mode]
     assert r.out == reference("aes", 192, key, name, iv, data, decrypt)

@@ -157,6 +157,15 @@ def model(mode, enc, dec, iv, blocks, bits=N):
         elif mode == Mode.CBC_DECRYPT:
             out.append(dec(b) ^ chain)
             chain = b
+        elif mode == Mode.OFB:
+            chain = enc(chain)
+            out.append(b ^ chain)
+        elif mode == Mode.CFB_ENCRYPT:
+            chain = b ^ enc(chain)
+            out.append(chain)
+        elif mode == Mode.CFB_DECRYPT:
+            out.append(b ^ enc(chain))
+            chain = b
         else:
             out.append(b ^ enc(ctr))
             ctr = (ctr + 1) % (1 << bits)

@@ -1,4 +1,4 @@
-"""The mode layer (hw.modes) in Amaranth's simulator: ECB, CBC and CTR around a pipelined
+"""The mode layer (hw.modes) in Amaranth's simulator: ECB, CBC, CTR, OFB and CFB around a pipelined
 test double (many blocks in flight, every key interface) and around a real AES core,
 against a Python model and `cryptography`, under random valid/ready gaps."""
 
@@ -80,19 +80,20 @@ def test_the_counter_carries_into_its_high_part_and_inc32_does_not():
         assert out == [toy_encrypt(key, step(i)) ^ b for i, b in enumerate(blocks)], mode
 
 
-def test_blocks_stay_in_flight_except_in_cbc_encrypt():
-    """Without gaps, ECB/CTR take a block every clock; CBC encrypt one per round trip."""
+def test_blocks_stay_in_flight_except_in_the_feedback_modes():
+    """Without gaps, ECB, CTR, CBC and CFB decrypt take a block every clock; CBC encrypt,
+    OFB and CFB encrypt one per round trip (each block needs the last one's result)."""
     rng = random.Random(1)
     dut = ModeEngine(PipeCore("stream", stages=6))
     blocks = [rng.getrandbits(N) for _ in range(40)]
     cycles = {}
-    for mode in (Mode.ECB_ENCRYPT, Mode.CTR, Mode.CBC_DECRYPT, Mode.CBC_ENCRYPT):
+    for mode in (m for m in Mode if not m.gcm):
         got, c = run(dut, [(5, mode, 9, blocks)], rng, valid_p=1.0, ready_p=1.0)
         assert got[0] == model(mode, lambda x: toy_encrypt(5, x), lambda y: toy_decrypt(5, y), 9, blocks)
         cycles[mode] = c
-    assert cycles[Mode.ECB_ENCRYPT] < 40 + 12 and cycles[Mode.CTR] < 40 + 12
-    assert cycles[Mode.CBC_DECRYPT] < 40 + 12
-    assert cycles[Mode.CBC_ENCRYPT] >= 40 * 6
+    for mode, c in cycles.items():
+        assert (c >= 40 * 6) if mode.feedback else (c < 40 + 12), (mode, c)
+    assert {m for m in Mode if m.feedback} == {Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT}
 
 
 def test_a_block_per_clock_core_meets_the_engine_at_flip_flops():
@@ -139,7 +140,8 @@ def test_a_block_per_clock_core_meets_the_engine_at_flip_flops():
 def test_a_mode_the_core_cannot_run_takes_no_block():
     rng = random.Random(2)
     dut = ModeEngine(PipeCore("stream", directions=("encrypt",)))
-    assert modes_of(dut.info) == (Mode.ECB_ENCRYPT, Mode.CBC_ENCRYPT, Mode.CTR)
+    assert modes_of(dut.info) == (Mode.ECB_ENCRYPT, Mode.CBC_ENCRYPT, Mode.CTR, Mode.OFB,
+                                  Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT)
     seen = {}
 
     async def bench(ctx):
@@ -166,7 +168,7 @@ def test_a_mode_the_core_cannot_run_takes_no_block():
 
 def test_every_mode_around_aes():
     """A real core: AES-128 interleaved (2 blocks in flight, block-RAM S-boxes), both
-    directions, against cryptography's ECB, CBC and CTR."""
+    directions, against cryptography's ECB, CBC, CTR, OFB and CFB (CFB128)."""
     from cipherfab.generate import make_core
     from cipherfab.registry import resolve
     core = make_core(resolve("aes", "interleaved", key_bits=128, direction="both", sbox="rom", stages=2))
@@ -184,7 +186,8 @@ def test_every_mode_around_aes():
         c = Cipher(algorithms.AES(key), mode)
         return (c.decryptor() if decrypt else c.encryptor()).update(data)
     assert as_bytes == [lib(modes.ECB()), lib(modes.ECB(), True), lib(modes.CBC(iv)),
-                        lib(modes.CBC(iv), True), lib(modes.CTR(iv))]
+                        lib(modes.CBC(iv), True), lib(modes.CTR(iv)), lib(modes.OFB(iv)),
+                        lib(modes.CFB(iv)), lib(modes.CFB(iv), True)]
 
 
 def test_sideband_travels_with_its_block():

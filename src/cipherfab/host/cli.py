@@ -1,7 +1,7 @@
 """``cipherfab encrypt|decrypt``: stream a file through the simulated accelerator system.
 
-ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR takes any
-length.  GCM (128-bit block ciphers) writes the ciphertext followed by the tag; decrypting,
+ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR, OFB and CFB
+(full-block segments: CFB128 for AES, CFB64 for DES) take any length.  GCM (128-bit block ciphers) writes the ciphertext followed by the tag; decrypting,
 the file's last ``--tag-bits`` / 8 bytes are the tag, and the plaintext is written only
 when the system and the reference both accept the tag: otherwise one line, "authentication
 failed", exit 1, and no output file (the plaintext never leaves memory).  The result is checked against the cipher's reference model (OpenSSL through
@@ -35,7 +35,8 @@ from ..registry import add_core_arguments, get_cipher, params_from_args
 from .gcm_reference import gcm_reference
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
-MODES = ("ecb", "cbc", "ctr", "gcm")
+MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm")
+STREAM_MODES = ("ctr", "ofb", "cfb")      #: any length; decrypted with the encrypting core
 TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appendix C
 
 
@@ -55,10 +56,11 @@ def register(subparsers) -> None:
         add_core_arguments(p, cipher_required=False)
         _describe_key(p)
         p.add_argument("--cipher", dest="cipher_opt", metavar="CIPHER", help="the cipher (or give it first)")
-        p.add_argument("--iv", metavar="HEX", help="IV (CBC) or initial counter (CTR), one block in "
-                                                   "hex; GCM: the IV, 12 bytes recommended, any length "
-                                                   ">= 1 byte")
-        p.add_argument("--mode", choices=MODES, required=True, help="ecb, cbc, ctr or gcm")
+        p.add_argument("--iv", metavar="HEX", help="IV (CBC, OFB, CFB) or initial counter (CTR), one "
+                                                   "block in hex; GCM: the IV, 12 bytes recommended, any "
+                                                   "length >= 1 byte")
+        p.add_argument("--mode", choices=MODES, required=True,
+                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES) or gcm")
         p.add_argument("--aad", metavar="FILE", help="GCM: additional authenticated data, from a file "
                                                      "(default none)")
         p.add_argument("--tag-bits", type=integer, choices=TAG_BITS, metavar="N",
@@ -129,8 +131,8 @@ def _params(args):
 
 
 def _direction_needed(args) -> str:
-    """The core direction the command's mode runs (CTR and GCM decrypt by encrypting
-    counters)."""
+    """The core direction the command's mode runs (CTR, OFB, CFB and GCM decrypt with the
+    encrypting core)."""
     return "decrypt" if args.decrypt and args.mode in ("ecb", "cbc") else "encrypt"
 
 
@@ -160,10 +162,11 @@ def _check_direction(args, params, info) -> None:
                              f"--direction {need} (or both)")
     able = [a.name for a in get_cipher(params.cipher).architectures
             if a.param("direction") is not None and need in a.param("direction").choices]
-    ctr = "; or use --mode ctr" if need == "decrypt" else ""
+    ctr = "; or use --mode ctr, ofb or cfb" if need == "decrypt" else ""
     if not able:
         raise CipherfabError(f"no {params.cipher} architecture {need}s: {work} is not available"
-                             + ("; --mode ctr decrypts with the encrypting core" if ctr else ""))
+                             + ("; --mode ctr, ofb or cfb decrypts with the encrypting core"
+                                if ctr else ""))
     raise CipherfabError(f"{params.cipher} {params.arch} only {info.directions[0]}s: {work} needs "
                          f"--arch {' or '.join(able)} (with --direction {need}){ctr}")
 
@@ -212,7 +215,7 @@ def _entropy(text: str | None, params, info) -> bytes | None:
 
 
 def _iv(args, params, info) -> bytes:
-    """The IV (CBC) or initial counter (CTR): one block in hex; ECB takes none."""
+    """The IV (CBC, OFB, CFB) or initial counter (CTR): one block in hex; ECB takes none."""
     bits = info.block_bits
     if args.mode == "gcm":
         if args.iv is None:
@@ -227,7 +230,7 @@ def _iv(args, params, info) -> bytes:
         if args.iv is not None:
             raise CipherfabError("--iv does not apply to ecb")
         return bytes(bits // 8)
-    what = "IV" if args.mode == "cbc" else "initial counter"
+    what = "initial counter" if args.mode == "ctr" else "IV"
     if args.iv is None:
         raise CipherfabError(f"--iv HEX is required for {args.mode}: the {what}, one {bits}-bit "
                              f"block ({bits // 4} hex digits)")
@@ -327,6 +330,8 @@ def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data
         counters = b"".join(((start + i) % (1 << (8 * bb))).to_bytes(bb, "big") for i in range(n))
         stream = np.frombuffer(model.encrypt(key, counters), np.uint8)[:len(data)]
         return (np.frombuffer(data, np.uint8) ^ stream).tobytes()
+    if mode in ("ofb", "cfb"):
+        return _feedback_reference(model, key, mode, iv, data, decrypt)
     if decrypt:                                          # CBC decrypt: in bulk
         plain = np.frombuffer(model.decrypt(key, data), np.uint8)
         prev = np.frombuffer(iv + data[:-bb], np.uint8)
@@ -338,14 +343,33 @@ def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data
     return bytes(out)
 
 
+def _feedback_reference(model, key: bytes, mode: str, iv: bytes, data: bytes, decrypt: bool) -> bytes:
+    """OFB, or CFB with full-block segments (SP 800-38A 6.3, 6.4), over the block model; a
+    partial last block takes the first bytes of its keystream block.  CFB decryption in
+    bulk (every cipher input is known: the IV, then each ciphertext block), the rest one
+    block after another."""
+    bb = len(iv)
+    if mode == "cfb" and decrypt:
+        n = -(-len(data) // bb)
+        stream = model.encrypt(key, iv + data[:(n - 1) * bb])
+        return bytes(a ^ b for a, b in zip(data, stream))
+    out, chain = bytearray(), iv
+    for at in range(0, len(data), bb):
+        keystream = model.encrypt(key, chain)
+        done = bytes(a ^ b for a, b in zip(data[at:at + bb], keystream))
+        out += done
+        chain = keystream if mode == "ofb" else done
+    return bytes(out)
+
+
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
     """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""
     if args.mode == "gcm":
         return data, 0
-    if not data and (args.mode == "ctr" or args.decrypt):
+    if not data and (args.mode in STREAM_MODES or args.decrypt):
         raise CipherfabError(f"--in {args.input}: the file is empty, nothing to "
                              f"{'decrypt' if args.decrypt else 'encrypt'}")
-    if args.mode == "ctr":
+    if args.mode in STREAM_MODES:
         return data, 0
     if args.decrypt:
         if len(data) % bb:
@@ -387,14 +411,16 @@ def run(args) -> int:
         acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
         mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
                 ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
-                ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR}[args.mode, args.decrypt]
+                ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR,
+                ("ofb", False): Mode.OFB, ("ofb", True): Mode.OFB,
+                ("cfb", False): Mode.CFB_ENCRYPT, ("cfb", True): Mode.CFB_DECRYPT}[args.mode, args.decrypt]
         result = _stream(acc, key, mode, data, iv, link, args.quiet)
         want = reference(params.cipher, 8 * len(key), key, args.mode, iv, data,
-                         args.decrypt and args.mode != "ctr")
+                         args.decrypt and args.mode not in ("ctr", "ofb"))
         if result.out != want:
             raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
         out = result.out
-        if args.decrypt and args.mode != "ctr":
+        if args.decrypt and args.mode not in STREAM_MODES:
             padding = out[-1]
             if not 1 <= padding <= bb or out[-padding:] != bytes([padding]) * padding:
                 raise CipherfabError("wrong padding after decryption (wrong key, IV or mode?)")

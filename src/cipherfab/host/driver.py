@@ -111,7 +111,7 @@ class Accelerator:
         result = stats.out
         if len(result) != len(data):
             raise misbehaved(f"the system returned {len(result)} bytes for {len(data)}")
-        cpb = info.cycles_per_block_feedback if mode == Mode.CBC_ENCRYPT else info.cycles_per_block
+        cpb = info.cycles_per_block_feedback if mode.feedback else info.cycles_per_block
         return Run(out=result, cycles=stats.last_out - stats.first_in + 1,
                    blocks=-(-len(data) // bb), counters=counters, in_link_wait=stats.in_link_wait,
                    out_link_wait=stats.out_link_wait, fmax_mhz=self.fmax_mhz,

@@ -1,5 +1,6 @@
-"""Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, and
-the counter part of GCM (:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag).
+"""Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, OFB, CFB
+(full-block segments: CFB128 for a 128-bit block), and the counter part of GCM
+(:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag).
 
 Theory of operation
 -------------------
@@ -13,8 +14,11 @@ architecture.  Every mode is one shape::
                    = counter         CTR (the IV, +1 per block, modulo 2^block_bits);
                                      GCM (the IV is J0; inc32: +1 modulo 2^32 in the low
                                      32 bits, SP 800-38D)
+                   = chain           OFB (chain: IV, then the last core output), CFB
+                                     encrypt (IV, then the last ciphertext out), CFB
+                                     decrypt (IV, then the last ciphertext in)
     operand FIFO  pushed with the block: 0 (ECB, CBC encrypt), chain (CBC decrypt: the
-                  previous ciphertext), data (CTR, GCM)
+                  previous ciphertext), data (CTR, GCM, OFB, CFB)
     output        core output ^ operand popped beside it
 
 The core keeps order and never drops or duplicates a block, so the operand FIFO pops
@@ -26,8 +30,9 @@ leaves room), and a core that takes a block every clock takes it from a skid reg
 (:class:`~cipherfab.hw.stream_register.SkidRegister`): at a pipelined core's clock the
 decision made in its own clock from the mode, the counts and the core's ``ready`` was
 the system's slowest path.  A pipelined or interleaved core keeps many blocks in flight in ECB, CBC
-decrypt and CTR; CBC encrypt needs the previous ciphertext, so a block enters only
-when no block is in flight (the core's feedback rate).
+decrypt, CFB decrypt and CTR; CBC encrypt, OFB and CFB encrypt need the previous block's
+result, so a block enters only when no block is in flight (the core's feedback rate).
+CTR, OFB and CFB take a partial last block (the stream modes: the output is cut to it).
 
 A block may carry ``sideband`` bits (e.g. the last-block flag and byte count of a
 stream whose length is not a whole number of blocks): they travel in the operand FIFO
@@ -57,7 +62,7 @@ from .block_ram_fifo import BlockRamFIFO
 from .stream_register import SkidRegister
 
 
-class Mode(enum.Enum, shape=3):
+class Mode(enum.Enum, shape=4):
     ECB_ENCRYPT = 0
     ECB_DECRYPT = 1
     CBC_ENCRYPT = 2
@@ -65,10 +70,23 @@ class Mode(enum.Enum, shape=3):
     CTR = 4
     GCM_ENCRYPT = 5
     GCM_DECRYPT = 6
+    OFB = 7             # SP 800-38A 6.4: encrypt and decrypt alike
+    CFB_ENCRYPT = 8     # SP 800-38A 6.3 with s = the block size (CFB128 for AES)
+    CFB_DECRYPT = 9
 
     @property
     def gcm(self) -> bool:
         return self in (Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT)
+
+    @property
+    def feedback(self) -> bool:
+        """A block needs the previous block's result: one block in flight."""
+        return self in (Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT)
+
+    @property
+    def stream(self) -> bool:
+        """A message of any length (the last block may be partial)."""
+        return self in (Mode.CTR, Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT)
 
     @property
     def direction(self) -> str:
@@ -167,6 +185,8 @@ class ModeEngine(wiring.Component):
                 m.d.comb += [x.eq(given), pushed.eq(chain)]
             with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
                 m.d.comb += [x.eq(counter), pushed.eq(given)]
+            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT):
+                m.d.comb += [x.eq(chain), pushed.eq(given)]
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
         if decrypt is not None:
@@ -179,13 +199,17 @@ class ModeEngine(wiring.Component):
         # values of what it depends on (at a pipelined core's clock the decision, made from
         # the mode and the counts in its own clock, was the system's slowest path): ``allowed``
         # (the mode is supported, no start is settling) and ``fits`` (room for a block, and
-        # in CBC encrypt nothing in flight: the core's feedback rate).  While ``load`` is
-        # set the mode changes; ``allowed`` stays low then and the clock after.
+        # in a feedback mode nothing in flight: the core's feedback rate).  While ``load``
+        # is set the mode changes; ``allowed`` stays low then and the clock after.
         allowed, fits = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal(init=1)
         next_in_flight = in_flight + accepted - taken
+        feedback = Signal()
+        m.d.comb += feedback.eq(0)
+        for md in (md for md in self.modes if md.feedback):
+            with m.If(mode == md):
+                m.d.comb += feedback.eq(1)
         m.d.sync += [allowed.eq(supported & ~self.started & ~load),
-                     fits.eq((next_in_flight < self.depth)
-                             & ((mode != Mode.CBC_ENCRYPT) | (next_in_flight == 0)))]
+                     fits.eq((next_in_flight < self.depth) & (~feedback | (next_in_flight == 0)))]
         may_enter = allowed & fits & have_key & ~self.start
         m.d.comb += [
             self.active_mode.eq(mode), self.accepting.eq(port.ready & may_enter),
@@ -201,7 +225,7 @@ class ModeEngine(wiring.Component):
         lo = counter[:lo_bits]
         counts = (mode == Mode.CTR) | (mode == Mode.GCM_ENCRYPT) | (mode == Mode.GCM_DECRYPT)
         with m.If(accepted):
-            with m.If(mode == Mode.CBC_DECRYPT):
+            with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
                 m.d.sync += chain.eq(given)
             with m.If(counts):
                 m.d.sync += [lo.eq(lo + 1), lo_full.eq(lo == (1 << lo_bits) - 2)]
@@ -220,8 +244,10 @@ class ModeEngine(wiring.Component):
         ]
         if side:
             m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
-        with m.If(taken & (mode == Mode.CBC_ENCRYPT)):
+        with m.If(taken & ((mode == Mode.CBC_ENCRYPT) | (mode == Mode.OFB))):
             m.d.sync += chain.eq(core.block_out.payload)
+        with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
+            m.d.sync += chain.eq(core.block_out.payload ^ operand.r_data[:n])
         m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0)]
         return m
 

@@ -137,7 +137,7 @@ def simulate(dut, bench):
     sim.run()
 
 
-def test_aes_ctr_through_the_registers():
+def test_aes_ctr_and_cfb_through_the_registers():
     from cipherfab.generate import make_core
     from cipherfab.registry import resolve
     dut = AcceleratorSystem(make_core(resolve("aes", "interleaved", key_bits=256, direction="both",
@@ -155,6 +155,12 @@ def test_aes_ctr_through_the_registers():
         seen["status"] = await read(ctx, dut.ctrl, regs.STATUS)
         seen["counts"] = [await read(ctx, dut.ctrl, a) for a in (regs.BLOCKS_IN, regs.BLOCKS_OUT)]
         seen["info"] = info
+        seen["modes"] = await read(ctx, dut.ctrl, regs.MODES)
+        # CFB decrypt is mode 9: CTRL's bit 7 carries the mode's top bit
+        await program(ctx, dut, key, iv, Mode.CFB_DECRYPT)
+        seen["cfb"] = await stream(ctx, dut, msg, rng, 8)
+        while not (await read(ctx, dut.ctrl, regs.STATUS)) & 1:
+            pass
         seen["key_reads"] = [await read(ctx, dut.ctrl, regs.KEY + 4 * i) for i in range(8)]
         seen["iv_reads"] = [await read(ctx, dut.ctrl, regs.IV + 4 * i) for i in range(4)]
         # clear: the core's round-key memory (a RAM, untouched by reset) must hold the zero
@@ -171,6 +177,8 @@ def test_aes_ctr_through_the_registers():
     assert seen["status"] == 1                              # idle, no error, no key pending
     assert seen["counts"] == [5, 5]
     assert seen["info"] == 16 | 32 << 8 | 0b1111111 << 16 | 1 << 24     # GCM too
+    assert seen["modes"] == (1 << len(Mode)) - 1                        # and OFB, CFB
+    assert seen["cfb"] == Cipher(algorithms.AES(key), modes.CFB(iv)).decryptor().update(msg)
     assert seen["key_reads"] == [0] * 8 and seen["iv_reads"] == [0] * 4   # write-only
     zero = Cipher(algorithms.AES(bytes(32)), modes.ECB()).encryptor()
     assert seen["after_clear"] == zero.update(msg[:32])

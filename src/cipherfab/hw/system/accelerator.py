@@ -23,8 +23,8 @@ around a core that takes a block every clock (where the engine also registers th
 input), two more skid registers stand between the GCM layer and the engine, one each
 way, so the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes
 meet only at flip-flops; around slower cores they would add area and no clock.  A message ends with
-``tlast``; its last block may be partial (CTR: the output has the message's length).
-ECB and CBC take whole blocks only (the host pads): a partial block in those modes
+``tlast``; its last block may be partial (CTR, OFB, CFB: the output has the message's
+length).  ECB and CBC take whole blocks only (the host pads): a partial block in those modes
 raises the sticky ``length_error`` (its output is cut to the message's length and is
 not a ciphertext of anything).
 
@@ -186,7 +186,12 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.blocks_in.eq(self.blocks_in + 1)
                 with m.If(side.last):
                     m.d.sync += open_.eq(0)
-                with m.If((side.bytes != b // 8) & (engine.active_mode != Mode.CTR) & ~gcm.gcm):
+                stream_mode = Signal()        # CTR, OFB, CFB: a partial last block is fine
+                m.d.comb += stream_mode.eq(0)
+                for md in (md for md in Mode if md.stream):
+                    with m.If(engine.active_mode == md):
+                        m.d.comb += stream_mode.eq(1)
+                with m.If((side.bytes != b // 8) & ~stream_mode & ~gcm.gcm):
                     m.d.sync += self.length_error.eq(1)
             with m.If(gcm.length_error):
                 m.d.sync += self.length_error.eq(1)

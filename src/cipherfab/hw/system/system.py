@@ -5,7 +5,7 @@ Register map (32-bit words, byte addresses; keys and IVs big-endian: word 0 hold
 first four bytes)::
 
     0x00  CTRL        W   bit 0 start (takes MODE and the IV, clears the counters),
-                          bit 1 clear (zeroize), bits 6:4 mode (hw.modes.Mode)
+                          bit 1 clear (zeroize), bits 7:4 mode (hw.modes.Mode)
     0x04  STATUS      R   bit 0 idle, 1 mode_error, 2 axis_error, 3 length_error,
                           4 key_pending (a loaded key not yet taken by the core),
                           5 tag_match, 6 tag_mismatch (GCM decrypt: the verdict on the
@@ -13,10 +13,11 @@ first four bytes)::
                           lengths that cannot be: TAG_BYTES not 4, 8, 12..16, IV_BYTES 0);
                           with a seed port: 8 seed_pending (a loaded seed not yet taken),
                           9 seeded (the core took a seed since reset or clear)
-    0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 22:16 modes the system
-                          runs (bit = Mode value; 5 and 6: GCM), 25:24 key interface
-                          (0 none, 1 stream, 2 per block), 26 the core needs a seed,
-                          30:27 its words (SEED[0..n-1])
+    0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 22:16 modes 0..6 the
+                          system runs (bit = Mode value; 5 and 6: GCM; every mode: MODES),
+                          25:24 key interface (0 none, 1 stream, 2 per block), 26 the core
+                          needs a seed, 30:27 its words (SEED[0..n-1])
+    0x0C  MODES       R   every mode the system runs (bit = Mode value: 7 OFB, 8 and 9 CFB)
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -72,7 +73,7 @@ from ..stream.axis import axis_signature, connect_axis
 from ..stream.axil import AxiLiteSlave, axil_members
 from ..modes import Mode, modes_of
 
-CTRL, STATUS, INFO = 0x00, 0x04, 0x08
+CTRL, STATUS, INFO, MODES = 0x00, 0x04, 0x08, 0x0C
 BLOCKS_IN, BLOCKS_OUT, STARVED, BLOCKED = 0x10, 0x14, 0x18, 0x1C
 KEY, KEY_LOAD, IV = 0x20, 0x40, 0x50
 SEED_LOAD, SEED = 0x44, 0x80
@@ -92,8 +93,13 @@ def seed_words(info) -> int:
     return -(-info.seed_bits // 32)
 
 
+def modes_word(info, gcm: bool = True) -> int:
+    """The MODES register: bit ``m.value`` for every mode the system runs."""
+    return sum(1 << m.value for m in modes_of(info, gcm))
+
+
 def info_word(info, gcm: bool = True) -> int:
-    modes = sum(1 << m.value for m in modes_of(info, gcm))
+    modes = modes_word(info, gcm) & 0x7F          # modes 0..6 (the first layout's seven bits)
     return (info.block_bits // 8 | (info.key_bits // 8) << 8 | modes << 16
             | KEY_INTERFACE_CODE[info.key_interface] << 24
             | (1 << 26 | seed_words(info) << 27 if info.seed_bits else 0))
@@ -159,7 +165,7 @@ class AcceleratorSystem(wiring.Component):
         with m.If(axil.w_en):
             with m.If(addr == CTRL):
                 m.d.sync += [start.eq(axil.w_data[0]), clear.eq(axil.w_data[1]),
-                             mode.as_value().eq(axil.w_data[4:7])]
+                             mode.as_value().eq(axil.w_data[4:8])]
             with m.If(addr == KEY_LOAD):
                 m.d.sync += key_pending.eq(1)
             for i, w in enumerate(key_words):
@@ -179,7 +185,8 @@ class AcceleratorSystem(wiring.Component):
                      a.tag_match, a.tag_mismatch, a.gcm_error)
         if "seed" in a.signature.members:
             status = Cat(status, self._seed(m, axil, clear))
-        reads = {STATUS: status, INFO: info_word(info, a.ghash is not None), BLOCKS_IN: a.blocks_in,
+        reads = {STATUS: status, INFO: info_word(info, a.ghash is not None),
+                 MODES: modes_word(info, a.ghash is not None), BLOCKS_IN: a.blocks_in,
                  BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked, **lengths}
         if "tag" in a.signature.members and info.block_bits == 128:
             reads.update({TAG + 4 * i: a.tag[96 - 32 * i:128 - 32 * i] for i in range(4)})
