@@ -6,6 +6,7 @@ import random
 
 import pytest
 from amaranth.sim import Simulator
+from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.modes import Mode, ModeEngine, modes_of
@@ -186,8 +187,8 @@ def test_every_mode_around_aes():
         c = Cipher(algorithms.AES(key), mode)
         return (c.decryptor() if decrypt else c.encryptor()).update(data)
     assert as_bytes == [lib(modes.ECB()), lib(modes.ECB(), True), lib(modes.CBC(iv)),
-                        lib(modes.CBC(iv), True), lib(modes.CTR(iv)), lib(modes.OFB(iv)),
-                        lib(modes.CFB(iv)), lib(modes.CFB(iv), True)]
+                        lib(modes.CBC(iv), True), lib(modes.CTR(iv)), lib(OFB(iv)),
+                        lib(CFB(iv)), lib(CFB(iv), True)]
 
 
 def test_sideband_travels_with_its_block():

@@ -31,6 +31,12 @@ def places(tmp_path):
                        "cryptopp-gcm.txt": "Name: AES/GCM\nKey: 00\nIV: 00\nMAC: 00\nTest: Encrypt\n",
                        "example-gcm.txt": "GCM-AES128\nExample #1\nTaglen = 128\nK is\n00\n"}.items():
         (tmp_path / name).write_text(text)
+    ofb = ("# AESVS MMT test data for OFB\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 + "\nIV = "
+           + "0" * 32 + "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
+    for name, text in {"OFBMMT128.rsp": ofb, "CFB8MMT128.rsp": ofb.replace("OFB", "CFB8"),
+                       "OFBnoiv.rsp": ofb.replace("IV = " + "0" * 32 + "\n", ""),
+                       "modeless.rsp": ofb.replace("# AESVS MMT test data for OFB\n", "")}.items():
+        (tmp_path / name).write_text(text)
     (tmp_path / "kat.rsp").write_text("# ECB GFSbox\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 +
                                       "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     return tmp_path
@@ -79,6 +85,19 @@ CASES = [
     # GCM vector files through the system
     (["sim", "aes", "--mode", "gcm", "--random", "5"], "--mode gcm runs --vectors files"),
     (["sim", "aes", "--mode", "cbc", "--random", "5"], "argument --mode: invalid choice: 'cbc'"),
+    (["sim", "aes", "--mode", "ofb", "--random", "5"], "--mode ofb runs --vectors files (NIST CAVP OFB .rsp)"),
+    (["sim", "aes", "--mode", "cfb", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFBMMT128.rsp: the file's mode is OFB, not CFB128"),
+    (["sim", "aes", "--mode", "cfb", "--vectors", "{tmp}/CFB8MMT128.rsp"], "CFB8MMT128.rsp: the file's mode is CFB8, not CFB128"),
+    (["sim", "tdes", "--mode", "cfb", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFBMMT128.rsp: the file's mode is OFB, not CFB64"),
+    (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/OFBnoiv.rsp"], "OFBnoiv.rsp line 4: COUNT = 0 without IV"),
+    (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/modeless.rsp"],
+     "modeless.rsp: neither the name nor the header says the mode (OFB)"),
+    (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: the file's mode is ECB, not OFB"),
+    (["sim", "aes", "--mode", "ofb", "--valid-prob", "0.5", "--vectors", "{tmp}/OFBMMT128.rsp"],
+     "--valid-prob applies to the core's own runs, not --mode ofb"),
+    (["sim", "aes", "--mode", "cfb", "--direction", "decrypt", "--vectors", "{tmp}/OFBMMT128.rsp"],
+     "cfb runs on the encrypting core; aes_iterative_128_decrypt_lut only decrypts"),
+    (["sim", "aes", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFB files run through the system: sim --mode ofb"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/missing.rsp"], "missing.rsp: no such file"),
     (["sim", "tdes", "--mode", "gcm", "--vectors", "{tmp}/gcm.rsp"],

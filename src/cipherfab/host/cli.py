@@ -91,8 +91,9 @@ def provide_hooks() -> None:
     """GCM lives in the system, this layer: provide the hooks ``sim --mode gcm`` and
     ``verify --all`` declare (:mod:`cipherfab.sim.hooks`; that layer may not import this one)."""
     from ..sim import hooks
-    from . import gcm_vectors, verify_gcm
+    from . import gcm_vectors, mode_vectors, verify_gcm
     hooks.provide("gcm_vectors", gcm_vectors.run_gcm_vectors)
+    hooks.provide("mode_vectors", mode_vectors.run_mode_vectors)
     hooks.provide("gcm_checks", verify_gcm)
 
 

@@ -31,11 +31,13 @@ def register(subparsers) -> None:
                           "latency, cycles per block, ... (the generated cores' .json sidecar format)")
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
-    p.add_argument("--mode", choices=("gcm",),
+    p.add_argument("--mode", choices=("gcm", "ofb", "cfb"),
                    help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
                         "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
-                        "and decrypted with a flipped tag bit")
+                        "and decrypted with a flipped tag bit; ofb, cfb: NIST CAVP OFB and CFB "
+                        "(whole-block segments: CFB128 for AES) files through the system, each "
+                        "record one message")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
     what.add_argument("--random", type=random_blocks, metavar="N",
@@ -62,6 +64,8 @@ def run(args) -> int:
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
+    if args.mode in ("ofb", "cfb"):
+        return _run_mode(args, core)
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
         from ..registry import get_cipher
@@ -111,6 +115,16 @@ def _run_gcm(args, params) -> int:
     if not hooks.provided("gcm_vectors"):
         raise CipherfabError("--mode gcm needs cipherfab.host (the accelerator system), not loaded")
     return hooks.get("gcm_vectors")(args, params)
+
+
+def _run_mode(args, params) -> int:
+    if not args.vectors:
+        raise CipherfabError(f"--mode {args.mode} runs --vectors files (NIST CAVP "
+                             f"{'OFB' if args.mode == 'ofb' else 'CFB128'} .rsp)")
+    from . import hooks
+    if not hooks.provided("mode_vectors"):
+        raise CipherfabError(f"--mode {args.mode} needs cipherfab.host (the accelerator system), not loaded")
+    return hooks.get("mode_vectors")(args, params)
 
 
 def _core(args):

@@ -1,4 +1,5 @@
-"""NIST CAVP ``.rsp`` files (AESAVS KAT/MMT/MCT, TDES KAT/MMT).
+"""NIST CAVP ``.rsp`` files (AESAVS KAT/MMT/MCT, TDES KAT/MMT; OFB and CFB files for the
+system's modes, ``sim --mode ofb|cfb``, when the caller asks for them).
 
 Layout: ``#`` comment header, ``[ENCRYPT]``/``[DECRYPT]`` sections, records
 that start with ``COUNT = n`` followed by ``KEY``, ``IV``, ``PLAINTEXT``,
@@ -49,8 +50,9 @@ def rsp_cipher_named(lines) -> str | None:
     return None
 
 
-def _detect(path, lines) -> tuple[str, str | None]:
-    """(kind, mode) from the file name, else the ``#`` header comments."""
+def _detect(path, lines, modes=("ECB", "CBC")) -> tuple[str, str | None]:
+    """(kind, mode) from the file name, else the ``#`` header comments; a mode not in
+    ``modes`` is refused in one line."""
     name = os.path.basename(str(path)).upper()
     header = " ".join(l for l in lines if l.lstrip().startswith("#")).upper()
     kind = "kat"
@@ -63,16 +65,22 @@ def _detect(path, lines) -> tuple[str, str | None]:
             break
     found = _NAME_MODE.match(name) or _HEADER_MODE.search(header)
     mode = found.group(1) if found else None
-    if mode not in (None, "ECB", "CBC"):
+    if mode not in (None, *modes):
+        if modes != ("ECB", "CBC"):                 # a system mode's file, of another mode
+            raise fail(path, None, f"the file's mode is {mode}, not {' or '.join(modes)}")
+        system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb"}.get(mode)
         raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)"
-                   + ("; GCM files run through the system: sim --mode gcm" if mode == "GCM" else ""))
+                   + (f"; {mode} files run through the system: sim --mode {system}" if system else ""))
     return kind, mode
 
 
-def parse_rsp(path, block_bytes: int = 16) -> list[VectorRecord]:
-    """All records of a CAVP ``.rsp`` file, in file order."""
+def parse_rsp(path, block_bytes: int = 16, modes=("ECB", "CBC")) -> list[VectorRecord]:
+    """All records of a CAVP ``.rsp`` file, in file order; ``modes``: the modes taken (a
+    file of another is refused; the system's ``sim --mode ofb`` asks for ``("OFB",)``)."""
     lines = read_lines(path)
-    kind, mode = _detect(path, lines)
+    kind, mode = _detect(path, lines, tuple(modes))
+    if mode is None and tuple(modes) != ("ECB", "CBC"):
+        raise fail(path, None, f"neither the name nor the header says the mode ({' or '.join(modes)})")
     if mode is None:   # no hint anywhere: an IV field means CBC
         mode = "CBC" if any(_LINE.fullmatch(l.strip()) and l.strip().upper().startswith("IV")
                             for l in lines) else "ECB"
@@ -146,7 +154,7 @@ def _record(path, rec, section, kind, mode, block_bytes, named) -> VectorRecord:
     else:
         key = get(names[0])
     check_key(key, block_bytes, path, fields[names[0]][1])
-    iv = get("IV", required=(mode == "CBC"))
+    iv = get("IV", required=(mode != "ECB"))
     if mode == "ECB" and iv is not None:
         raise fail(path, fields["IV"][1], "IV in an ECB file")
     if iv is not None and len(iv) != block_bytes:

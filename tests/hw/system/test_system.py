@@ -7,6 +7,7 @@ import random
 
 import pytest
 from amaranth.sim import Simulator
+from cryptography.hazmat.decrepit.ciphers.modes import CFB
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.system import system as regs
@@ -178,7 +179,7 @@ def test_aes_ctr_and_cfb_through_the_registers():
     assert seen["counts"] == [5, 5]
     assert seen["info"] == 16 | 32 << 8 | 0b1111111 << 16 | 1 << 24     # GCM too
     assert seen["modes"] == (1 << len(Mode)) - 1                        # and OFB, CFB
-    assert seen["cfb"] == Cipher(algorithms.AES(key), modes.CFB(iv)).decryptor().update(msg)
+    assert seen["cfb"] == Cipher(algorithms.AES(key), CFB(iv)).decryptor().update(msg)
     assert seen["key_reads"] == [0] * 8 and seen["iv_reads"] == [0] * 4   # write-only
     zero = Cipher(algorithms.AES(bytes(32)), modes.ECB()).encryptor()
     assert seen["after_clear"] == zero.update(msg[:32])
