@@ -8,14 +8,8 @@ from ..errors import CipherfabError
 
 def run_gcm_vectors(args, params) -> int:
     """GCM vector files through the simulated system (every file parsed first)."""
-    if not hasattr(params, "cipher") or not hasattr(params, "top"):
-        raise CipherfabError("--mode gcm runs a generated core in the accelerator system, not "
-                             "an external core")
-    for option, default in (("valid_prob", 1.0), ("ready_prob", 1.0), ("key_clock_period", 1.0),
-                            ("blocks_per_key", 1000)):
-        if getattr(args, option) != default:
-            raise CipherfabError(f"--{option.replace('_', '-')} applies to the core's own runs, "
-                                 f"not --mode gcm")
+    from .mode_vectors import refuse_core_run_options
+    refuse_core_run_options(args, params)
     from ..generate import declaration
     from ..vectors import exit_code, format_report
     from ..vectors.gcm import read_gcm, run_gcm_files

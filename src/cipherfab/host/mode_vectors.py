@@ -20,8 +20,9 @@ def _file_mode(mode: str, block_bits: int) -> str:
     return "OFB" if mode == "ofb" else f"CFB{block_bits}"
 
 
-def run_mode_vectors(args, params) -> int:
-    """OFB or CFB vector files through the simulated system (every file parsed first)."""
+def refuse_core_run_options(args, params) -> None:
+    """``sim --mode M`` runs a generated core's system: an external core, and the options of
+    the core's own runs, are one line each."""
     if not hasattr(params, "cipher") or not hasattr(params, "top"):
         raise CipherfabError(f"--mode {args.mode} runs a generated core in the accelerator system, "
                              f"not an external core")
@@ -30,6 +31,11 @@ def run_mode_vectors(args, params) -> int:
         if getattr(args, option) != default:
             raise CipherfabError(f"--{option.replace('_', '-')} applies to the core's own runs, "
                                  f"not --mode {args.mode}")
+
+
+def run_mode_vectors(args, params) -> int:
+    """OFB or CFB vector files through the simulated system (every file parsed first)."""
+    refuse_core_run_options(args, params)
     from ..generate import declaration
     from ..hw.modes import Mode
     from ..vectors import exit_code, format_report
