@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cipherfab.hw.modes import Mode
 from cipherfab.registry import resolve
 from cipherfab.host import verify_gcm
 from cipherfab.sim import ledger
@@ -44,7 +45,9 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     good = verify_gcm.verify(p, cut_root, messages=12)
     assert good["ok"], good["line"]
     assert "CAVP GCM 30 passed, 0 failed; random 12 passed, 0 failed" in good["line"]
+    assert "OFB/CFB random 9 passed, 0 failed" in good["line"]
     e = good["entry"]
+    assert e["ofb_cfb"] == {"messages": 9, "failed": 0, "seed": 1}
     assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     # another digest: the system is generated again and compared (the same: fresh, restamped)
@@ -82,6 +85,15 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert not bad["ok"] and bad["entry"]["verdict"] == "fail"
     assert "a tag with one bit flipped was accepted" in bad["line"]
     assert verify_gcm.state(p, bad["entry"], cut_root) == "failed"
+
+    # OFB run where CFB decrypt was asked: the OFB/CFB part of the check fails
+    real_run = driver.Accelerator.run
+    monkeypatch.setattr(driver.Accelerator, "run_gcm", real)
+    monkeypatch.setattr(driver.Accelerator, "run", lambda self, key, mode, *a, **k: real_run(
+        self, key, Mode.OFB if mode == Mode.CFB_DECRYPT else mode, *a, **k))
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "OFB/CFB random 2 passed, 1 failed" in bad["line"]
+    assert "random CFB_DECRYPT message 0" in bad["line"]
 
 
 def test_the_ledger_keeps_gcm_entries(tmp_path):

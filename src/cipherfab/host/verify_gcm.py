@@ -1,4 +1,5 @@
-"""GCM in the verification ledger: every core class GCM applies to, through the system.
+"""GCM (and the system's OFB and CFB) in the verification ledger: every core class GCM
+applies to, through the system.
 
 A class is a (cipher, architecture) whose cores have 128-bit blocks and encrypt; its
 representative is the architecture's default point.  Its check builds the accelerator
@@ -12,7 +13,11 @@ with Verilator and runs, through the driver:
   length), encrypted and decrypted, with a flipped tag or AAD byte rejected: against
   ``cryptography``'s AESGCM for AES (IVs of 8 bytes and more) and hw.gcm.gcm_model over the
   cipher's reference model otherwise (the model itself is checked against the CAVP file).
-  A key-specific core runs them under the key it is built for.
+  A key-specific core runs them under the key it is built for;
+* random OFB, CFB encrypt and CFB decrypt messages (1 to 100 bytes: partial last blocks),
+  against the mode over the cipher's reference model (``host.cli.reference``; OpenSSL's
+  AES through ``cryptography`` for AES).  The system's OFB and CFB around the other
+  classes (64-bit-block TDES) are not in the ledger yet.
 
 Its ledger entry (``gcm`` in the ledger, keyed ``gcm:<core top>``) holds the verdict,
 the counts, what was checked (the sha256 of the system's Verilog and of the host driver that
@@ -167,21 +172,47 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
             first = first or (f"random message {n} (IV {len(iv)}, AAD {len(aad)}, text {len(text)} "
                               f"bytes, {8 * tb}-bit tag): {problem}")
     phases["gcm random"] = time.perf_counter() - t
-    ok = cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
+    t = time.perf_counter()
+    feedback, first_feedback = _feedback_modes(acc, params, info, rng, fixed, seed, messages // 4)
+    first = first or first_feedback
+    phases["ofb cfb random"] = time.perf_counter() - t
+    ok = (cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
+          and feedback["failed"] == 0)
     seconds = time.perf_counter() - t0
     cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
                  else "")
     line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} ({acc.ghash} GHASH): {cavp_text}random "
-            f"{messages - bad_random} passed, {bad_random} failed [{seconds:.1f} s]")
+            f"{messages - bad_random} passed, {bad_random} failed; OFB/CFB random "
+            f"{feedback['messages'] - feedback['failed']} passed, {feedback['failed']} failed "
+            f"[{seconds:.1f} s]")
     if first:
         line += f"\n     first failure: {first}"
     counts = {"cavp": cavp, "random": {"messages": messages, "failed": bad_random, "seed": seed},
-              "ghash": acc.ghash}
+              "ofb_cfb": feedback, "ghash": acc.ghash}
     now = checked(params)
     e = ledger.entry(params, ok, counts, now["verilog_sha256"], vectors(params, root), seconds,
                      line.split("\n")[0], phases)
     e["generator_digest"], e["driver_sha256"] = digest(params), now["driver_sha256"]
     return {"ok": ok, "line": line, "entry": e}
+
+
+def _feedback_modes(acc, params: CoreParams, info, rng, fixed, seed: int, per_mode: int):
+    """OFB, CFB encrypt and CFB decrypt: ``per_mode`` random messages each through the system,
+    against the mode over the reference model; (counts, first failure or None)."""
+    from ..hw.modes import Mode
+    from .cli import reference
+    failed, first = 0, None
+    bb = info.block_bits // 8
+    for mode, name, decrypt in ((Mode.OFB, "ofb", False), (Mode.CFB_ENCRYPT, "cfb", False),
+                                (Mode.CFB_DECRYPT, "cfb", True)):
+        for n in range(per_mode):
+            k = fixed or rng.randbytes(info.key_bits // 8)
+            iv, data = rng.randbytes(bb), rng.randbytes(rng.randrange(1, 101))
+            got = acc.run(k, mode, data, iv, seed=seed).out
+            if got != reference(params.cipher, 8 * len(k), k, name, iv, data, decrypt):
+                failed += 1
+                first = first or f"random {mode.name} message {n} ({len(data)} bytes) differs from the reference"
+    return {"messages": 3 * per_mode, "failed": failed, "seed": seed}, first
 
 
 def verify_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:
