@@ -10,11 +10,12 @@ from pathlib import Path
 from cipherfab.cli import main
 
 VEC = Path(__file__).parent.parent / "vectors" / "aes" / "cryptography_vectors"
+CORE = ["aes", "--sbox", "rom", "--direction", "both"]      # the system test_encrypt_cli.py compiles
 
 
 @pytest.mark.parametrize("mode, name", [("ofb", "OFBMMT128.rsp"), ("cfb", "CFB128MMT128.rsp")])
 def test_nist_files_pass_and_a_changed_byte_fails(tmp_path, capsys, mode, name):
-    assert main(["sim", "aes", "--sbox", "rom", "--mode", mode, "--vectors", str(VEC / name)]) == 0
+    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(VEC / name)]) == 0
     out = capsys.readouterr().out
     assert f"{name}: 20 passed, 0 failed" in out and "20 passed, 0 failed" in out.splitlines()[-1]
     text = (VEC / name).read_text().splitlines(keepends=True)
@@ -24,12 +25,12 @@ def test_nist_files_pass_and_a_changed_byte_fails(tmp_path, capsys, mode, name):
     text[at] = f"{key}= {'0' if value[0] != '0' else '1'}{value[1:]}\n"
     bad = tmp_path / name
     bad.write_text("".join(text))
-    assert main(["sim", "aes", "--sbox", "rom", "--mode", mode, "--vectors", str(bad)]) == 1
+    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "19 passed, 1 failed" in out and f"first failure: {bad} line {at - 3}" in out
 
 
 def test_another_key_size_is_skipped_and_counted(capsys):
-    assert main(["sim", "aes", "--key-bits", "256", "--sbox", "rom", "--mode", "ofb",
+    assert main(["sim", *CORE, "--key-bits", "256", "--mode", "ofb",
                  "--vectors", str(VEC / "OFBMMT128.rsp"), "--limit", "3"]) == 2
     assert "no record in the vector files is for this core's key size" in capsys.readouterr().err

@@ -34,6 +34,7 @@ def places(tmp_path):
     ofb = ("# AESVS MMT test data for OFB\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 + "\nIV = "
            + "0" * 32 + "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     for name, text in {"OFBMMT128.rsp": ofb, "CFB8MMT128.rsp": ofb.replace("OFB", "CFB8"),
+                       "OFBMCT128.rsp": ofb.replace("MMT", "MCT"),
                        "OFBnoiv.rsp": ofb.replace("IV = " + "0" * 32 + "\n", ""),
                        "modeless.rsp": ofb.replace("# AESVS MMT test data for OFB\n", "")}.items():
         (tmp_path / name).write_text(text)
@@ -98,6 +99,8 @@ CASES = [
     (["sim", "aes", "--mode", "cfb", "--direction", "decrypt", "--vectors", "{tmp}/OFBMMT128.rsp"],
      "cfb runs on the encrypting core; aes_iterative_128_decrypt_lut only decrypts"),
     (["sim", "aes", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFB files run through the system: sim --mode ofb"),
+    (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/OFBMCT128.rsp"],
+     "no record in the vector files ran on this core: Monte-Carlo records (ciphertext fed back"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/missing.rsp"], "missing.rsp: no such file"),
     (["sim", "tdes", "--mode", "gcm", "--vectors", "{tmp}/gcm.rsp"],

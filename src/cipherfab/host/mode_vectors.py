@@ -45,12 +45,10 @@ def run_mode_vectors(args, params) -> int:
     if "encrypt" not in info.directions:
         raise CipherfabError(f"{args.mode} runs on the encrypting core; {params.top} only decrypts")
     bb, name = info.block_bits // 8, _file_mode(args.mode, info.block_bits)
-    files = [(path, parse_rsp(path, bb, modes=(name,))) for path in args.vectors]   # all first
-    from .driver import Accelerator
-    acc = Accelerator(params)
-    reports = []
-    for path, records in files:
-        rep = FileReport(file=str(path))
+    reports, runs = [], []
+    for path in args.vectors:                     # every file parsed, every skip decided, first
+        rep, run = FileReport(file=str(path)), []
+        records = parse_rsp(path, bb, modes=(name,))
         for r in records[:args.limit] if args.limit else records:
             why = (f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})"
                    if 8 * len(r.key) != info.key_bits else
@@ -60,7 +58,16 @@ def run_mode_vectors(args, params) -> int:
                 rep.skipped += 1
                 if why not in rep.skip_reasons:
                     rep.skip_reasons.append(why)
-                continue
+            else:
+                run.append(r)
+        reports.append(rep)
+        runs.append(run)
+    if not any(runs):                             # nothing to run: refused before compiling
+        return exit_code(reports)
+    from .driver import Accelerator
+    acc = Accelerator(params)
+    for rep, run in zip(reports, runs):
+        for r in run:
             mode = (Mode.OFB if name == "OFB" else Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
             src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
             got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed).out
@@ -70,7 +77,6 @@ def run_mode_vectors(args, params) -> int:
                 rep.failed += 1
                 rep.first_failure = rep.first_failure or (
                     f"first failure: {r.where} ({r.label}): {got.hex()} != {b''.join(want).hex()}")
-        reports.append(rep)
     print(f"{acc.params.top} in the accelerator system, {name}:")
     print(format_report(reports))
     return exit_code(reports)
