@@ -25,7 +25,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
 
 from ..argtypes import integer, real_between
 from ..errors import CipherfabError
@@ -33,6 +32,7 @@ from ..hw.stream.axis import WIDTHS
 from ..userfiles import input_file, output_file, read_bytes
 from ..registry import add_core_arguments, get_cipher, params_from_args
 from .gcm_reference import gcm_reference
+from .mode_reference import reference  # noqa: F401 - the modes' reference, used here and by tests
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
 MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm")
@@ -317,51 +317,6 @@ class _Output:
 
 
 # --- the run ---
-
-def reference(cipher: str, key_bits: int, key: bytes, mode: str, iv: bytes, data: bytes,
-              decrypt: bool) -> bytes:
-    """The mode over the cipher's reference model, ECB calls in bulk where the mode allows."""
-    model = get_cipher(cipher).reference_model(key_bits)
-    bb = len(iv)
-    if mode == "ecb":
-        return (model.decrypt if decrypt else model.encrypt)(key, data)
-    if mode == "ctr":
-        n = -(-len(data) // bb)
-        start = int.from_bytes(iv, "big")
-        counters = b"".join(((start + i) % (1 << (8 * bb))).to_bytes(bb, "big") for i in range(n))
-        stream = np.frombuffer(model.encrypt(key, counters), np.uint8)[:len(data)]
-        return (np.frombuffer(data, np.uint8) ^ stream).tobytes()
-    if mode in ("ofb", "cfb"):
-        return _feedback_reference(model, key, mode, iv, data, decrypt)
-    if decrypt:                                          # CBC decrypt: in bulk
-        plain = np.frombuffer(model.decrypt(key, data), np.uint8)
-        prev = np.frombuffer(iv + data[:-bb], np.uint8)
-        return (plain ^ prev).tobytes()
-    out, chain = bytearray(), iv                         # CBC encrypt: one block after another
-    for at in range(0, len(data), bb):
-        chain = model.encrypt(key, bytes(a ^ b for a, b in zip(data[at:at + bb], chain)))
-        out += chain
-    return bytes(out)
-
-
-def _feedback_reference(model, key: bytes, mode: str, iv: bytes, data: bytes, decrypt: bool) -> bytes:
-    """OFB, or CFB with full-block segments (SP 800-38A 6.3, 6.4), over the block model; a
-    partial last block takes the first bytes of its keystream block.  CFB decryption in
-    bulk (every cipher input is known: the IV, then each ciphertext block), the rest one
-    block after another."""
-    bb = len(iv)
-    if mode == "cfb" and decrypt:
-        n = -(-len(data) // bb)
-        stream = model.encrypt(key, iv + data[:(n - 1) * bb])
-        return bytes(a ^ b for a, b in zip(data, stream))
-    out, chain = bytearray(), iv
-    for at in range(0, len(data), bb):
-        keystream = model.encrypt(key, chain)
-        done = bytes(a ^ b for a, b in zip(data[at:at + bb], keystream))
-        out += done
-        chain = keystream if mode == "ofb" else done
-    return bytes(out)
-
 
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
     """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""

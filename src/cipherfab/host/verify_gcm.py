@@ -200,7 +200,7 @@ def _feedback_modes(acc, params: CoreParams, info, rng, fixed, seed: int, per_mo
     """OFB, CFB encrypt and CFB decrypt: ``per_mode`` random messages each through the system,
     against the mode over the reference model; (counts, first failure or None)."""
     from ..hw.modes import Mode
-    from .cli import reference
+    from .mode_reference import reference
     failed, first = 0, None
     bb = info.block_bits // 8
     for mode, name, decrypt in ((Mode.OFB, "ofb", False), (Mode.CFB_ENCRYPT, "cfb", False),
