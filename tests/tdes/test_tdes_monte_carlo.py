@@ -94,8 +94,11 @@ def test_chains_in_the_harness_equal_chains_block_by_block(arch):
     the same chains one block per call."""
     import random
     rng = random.Random(5)
-    engine = HardwareEngine(resolve("tdes", arch, key_bits=192, direction="both"))
-    chains = [Chain(rng.randbytes(24), decrypt, rule, rng.randbytes(8), rng.randbytes(8), n)
+    # the pipeline as single DES (16 rounds, a third of TDES's 48 to build): the chains' rules
+    # are about the harness, the same for every key size
+    bits = 192 if arch == "iterative" else 64
+    engine = HardwareEngine(resolve("tdes", arch, key_bits=bits, direction="both"))
+    chains = [Chain(rng.randbytes(bits // 8), decrypt, rule, rng.randbytes(8), rng.randbytes(8), n)
               for rule, decrypt in (("ecb", False), ("ecb", True), ("cbc-encrypt", False),
                                     ("cbc-decrypt-prev", True), ("cbc-decrypt-out", True))
               for n in (1, 2, 9)]
