@@ -192,3 +192,16 @@ def test_cryptopp_val_records():
     assert detect_format(SHIPPED / "rc6/cryptopp/rc6val.dat") == "cryptopp-val"
     assert [8 * len(r.key) for r in recs] == [128, 128, 192, 192, 256, 256]
     assert recs[0].ciphertext == [bytes.fromhex("8FC3A53656B1F778C129DF4E9848A41E")]
+
+
+def test_tdes_interleaved_and_pipelined_modes_are_their_own():
+    """TMOVS's CBC-I, OFB-I and CFB-P files (three IVs) are not CBC, OFB or CFB: the capital
+    I or P after the mode in NIST's names, or the header's mode; TOFBinvperm.rsp is OFB."""
+    from cipherfab.vectors.rsp import _detect
+    assert _detect("TOFBinvperm.rsp", [], ("OFB",)) == ("kat", "OFB")
+    assert _detect("TCFB64MMT1.rsp", [], ("CFB64",)) == ("mmt", "CFB64")
+    for name, header, mode in (("TOFBIinvperm.rsp", "", "OFBI"), ("TCBCIMMT2.rsp", "", "CBCI"),
+                               ("TCFBP64MMT1.rsp", "", "CFBP64"),
+                               ("mmt.rsp", "# TDES Multi block Message Test for OFBI", "OFBI")):
+        with pytest.raises(CipherfabError, match=f"the file's mode is {mode}, not OFB"):
+            _detect(name, [header], ("OFB",))

@@ -35,6 +35,8 @@ def places(tmp_path):
            + "0" * 32 + "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     for name, text in {"OFBMMT128.rsp": ofb, "CFB8MMT128.rsp": ofb.replace("OFB", "CFB8"),
                        "OFBMCT128.rsp": ofb.replace("MMT", "MCT"),
+                       "TOFBIMMT1.rsp": "# TDES Multi block Message Test for OFBI\n[ENCRYPT]\n",
+                       "TCBCIMMT1.rsp": "# TDES Multi block Message Test for CBCI\n[ENCRYPT]\n",
                        "OFBnoiv.rsp": ofb.replace("IV = " + "0" * 32 + "\n", ""),
                        "modeless.rsp": ofb.replace("# AESVS MMT test data for OFB\n", "")}.items():
         (tmp_path / name).write_text(text)
@@ -99,6 +101,8 @@ CASES = [
     (["sim", "aes", "--mode", "cfb", "--direction", "decrypt", "--vectors", "{tmp}/OFBMMT128.rsp"],
      "cfb runs on the encrypting core; aes_iterative_128_decrypt_lut only decrypts"),
     (["sim", "aes", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFB files run through the system: sim --mode ofb"),
+    (["sim", "tdes", "--mode", "ofb", "--vectors", "{tmp}/TOFBIMMT1.rsp"], "the file's mode is OFBI, not OFB"),
+    (["sim", "tdes", "--vectors", "{tmp}/TCBCIMMT1.rsp"], "CBCI mode is not supported (ECB and CBC only)"),
     (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/OFBMCT128.rsp"],
      "no record in the vector files ran on this core: Monte-Carlo records (ciphertext fed back"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),

@@ -29,6 +29,11 @@ _LINE = re.compile(r"([A-Za-z0-9]+)\s*=\s*(.*)")
 _MODES = r"(ECB|CBC|CFB\d*|OFB|CTR|GCM|CCM|XTS|KW)"
 _NAME_MODE = re.compile(r"T?" + _MODES)            # ECBGFSbox128.rsp, TCBCvarkey.rsp, gcm...
 _HEADER_MODE = re.compile(r"\b" + _MODES + r"\b")  # "# AESVS GFSbox test data for ECB"
+#: TDES's interleaved and pipelined modes (TMOVS: three IVs): TCBCIMMT1.rsp, TOFBIinvperm.rsp,
+#: TCFBP64MMT1.rsp, "... Test for OFBI"; their own modes, not CBC, OFB or CFB (the capital I or
+#: P after the mode in NIST's names; TOFBinvperm.rsp is OFB)
+_TMOVS_NAME = re.compile(r"T(CBCI|OFBI|CFBP\d*)")
+_TMOVS_HEADER = re.compile(r"\b(CBCI|OFBI|CFBP\d*)\b")
 _VALUES = re.compile(r"\b([A-Za-z0-9]+)_values\b")   # Config info for aes_values
 _SUITE = re.compile(r"#\s*(AESVS|AES|TMOVS|TDES|TDEA|3DES|DES|SKIPJACK)\b")
 
@@ -63,7 +68,8 @@ def _detect(path, lines, modes=("ECB", "CBC")) -> tuple[str, str | None]:
         if "MMT" in text or "MULTI BLOCK MESSAGE" in text:
             kind = "mmt"
             break
-    found = _NAME_MODE.match(name) or _HEADER_MODE.search(header)
+    found = (_TMOVS_NAME.match(os.path.basename(str(path))) or _TMOVS_HEADER.search(header)
+             or _NAME_MODE.match(name) or _HEADER_MODE.search(header))
     mode = found.group(1) if found else None
     if mode not in (None, *modes):
         if modes != ("ECB", "CBC"):                 # a system mode's file, of another mode
