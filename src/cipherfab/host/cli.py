@@ -1,7 +1,8 @@
 """``cipherfab encrypt|decrypt``: stream a file through the simulated accelerator system.
 
 ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR, OFB and CFB
-(full-block segments: CFB128 for AES, CFB64 for DES) take any length.  GCM (128-bit block ciphers) writes the ciphertext followed by the tag; decrypting,
+(full-block segments: CFB128 for AES, CFB64 for DES) take any length.  GCM (128-bit block
+ciphers) writes the ciphertext followed by the tag; decrypting,
 the file's last ``--tag-bits`` / 8 bytes are the tag, and the plaintext is written only
 when the system and the reference both accept the tag: otherwise one line, "authentication
 failed", exit 1, and no output file (the plaintext never leaves memory).  The result is checked against the cipher's reference model (OpenSSL through

@@ -50,14 +50,11 @@ def run_mode_vectors(args, params) -> int:
         rep, run = FileReport(file=str(path)), []
         records = parse_rsp(path, bb, modes=(name,))
         for r in records[:args.limit] if args.limit else records:
-            why = (f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})"
-                   if 8 * len(r.key) != info.key_bits else
-                   "Monte-Carlo records (ciphertext fed back as plaintext block by block: "
-                   "not run through the system yet)" if r.kind == "mct" else None)
-            if why:
-                rep.skipped += 1
-                if why not in rep.skip_reasons:
-                    rep.skip_reasons.append(why)
+            if 8 * len(r.key) != info.key_bits:
+                rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})")
+            elif r.kind == "mct":
+                rep.skip("Monte-Carlo records (ciphertext fed back as plaintext block by block: "
+                         "not run through the system yet)")
             else:
                 run.append(r)
         reports.append(rep)

@@ -135,10 +135,7 @@ def run_gcm_files(paths, run: Callable, key_bits: int, limit: int | None = None)
         rep = FileReport(file=str(path))
         for r in records:
             if 8 * len(r.key) != key_bits:
-                rep.skipped += 1
-                reason = f"{8 * len(r.key)}-bit keys (the core takes {key_bits})"
-                if reason not in rep.skip_reasons:
-                    rep.skip_reasons.append(reason)
+                rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {key_bits})")
                 continue
             problem = _check(r, run)
             if problem:

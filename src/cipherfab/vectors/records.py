@@ -171,6 +171,12 @@ class FileReport:
     first_failure: str | None = None
     skip_reasons: list[str] = field(default_factory=list)
 
+    def skip(self, reason: str) -> None:
+        """One record not run, for ``reason`` (each reason listed once)."""
+        self.skipped += 1
+        if reason not in self.skip_reasons:
+            self.skip_reasons.append(reason)
+
     @property
     def summary(self) -> str:
         """``file: N passed, M failed[, K skipped (reasons)]``."""

@@ -34,6 +34,8 @@ _HEADER_MODE = re.compile(r"\b" + _MODES + r"\b")  # "# AESVS GFSbox test data f
 #: P after the mode in NIST's names; TOFBinvperm.rsp is OFB)
 _TMOVS_NAME = re.compile(r"T(CBCI|OFBI|CFBP\d*)")
 _TMOVS_HEADER = re.compile(r"\b(CBCI|OFBI|CFBP\d*)\b")
+#: the modes a core runs vector files in itself (the others run through the system)
+CORE_MODES = ("ECB", "CBC")
 _VALUES = re.compile(r"\b([A-Za-z0-9]+)_values\b")   # Config info for aes_values
 _SUITE = re.compile(r"#\s*(AESVS|AES|TMOVS|TDES|TDEA|3DES|DES|SKIPJACK)\b")
 
@@ -55,7 +57,7 @@ def rsp_cipher_named(lines) -> str | None:
     return None
 
 
-def _detect(path, lines, modes=("ECB", "CBC")) -> tuple[str, str | None]:
+def _detect(path, lines, modes=CORE_MODES) -> tuple[str, str | None]:
     """(kind, mode) from the file name, else the ``#`` header comments; a mode not in
     ``modes`` is refused in one line."""
     name = os.path.basename(str(path)).upper()
@@ -72,7 +74,7 @@ def _detect(path, lines, modes=("ECB", "CBC")) -> tuple[str, str | None]:
              or _NAME_MODE.match(name) or _HEADER_MODE.search(header))
     mode = found.group(1) if found else None
     if mode not in (None, *modes):
-        if modes != ("ECB", "CBC"):                 # a system mode's file, of another mode
+        if modes != CORE_MODES:                     # a system mode's file, of another mode
             raise fail(path, None, f"the file's mode is {mode}, not {' or '.join(modes)}")
         system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb"}.get(mode)
         raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)"
@@ -80,12 +82,12 @@ def _detect(path, lines, modes=("ECB", "CBC")) -> tuple[str, str | None]:
     return kind, mode
 
 
-def parse_rsp(path, block_bytes: int = 16, modes=("ECB", "CBC")) -> list[VectorRecord]:
+def parse_rsp(path, block_bytes: int = 16, modes=CORE_MODES) -> list[VectorRecord]:
     """All records of a CAVP ``.rsp`` file, in file order; ``modes``: the modes taken (a
     file of another is refused; the system's ``sim --mode ofb`` asks for ``("OFB",)``)."""
     lines = read_lines(path)
     kind, mode = _detect(path, lines, tuple(modes))
-    if mode is None and tuple(modes) != ("ECB", "CBC"):
+    if mode is None and tuple(modes) != CORE_MODES:
         raise fail(path, None, f"neither the name nor the header says the mode ({' or '.join(modes)})")
     if mode is None:   # no hint anywhere: an IV field means CBC
         mode = "CBC" if any(_LINE.fullmatch(l.strip()) and l.strip().upper().startswith("IV")
