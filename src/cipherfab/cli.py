@@ -27,6 +27,7 @@ SUBCOMMANDS = [
     "cipherfab.study.cli",
     "cipherfab.study.pick",
     "cipherfab.host.cli",
+    "cipherfab.host.mac_cli",
     "cipherfab.env",
 ]
 

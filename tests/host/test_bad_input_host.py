@@ -30,6 +30,13 @@ def decrypt(*extra, **kw):
     return encrypt(*extra, command="decrypt", **{"src": "{blocks}", **kw})
 
 
+def mac(*extra, cipher="aes", key=K, src="{in}", out="{out}"):
+    """A ``cipherfab mac`` command line with one thing changed."""
+    return ["mac", *([cipher] if cipher else []), *(["--key", key] if key is not None else []),
+            *(["--in", src] if src is not None else []), *(["--out", out] if out is not None else []),
+            *extra]
+
+
 def system(*extra, cipher="aes"):
     return ["generate", cipher, "--system", *extra]
 
@@ -146,6 +153,26 @@ CASES = [
      "decrypt); or use --mode ctr, ofb or cfb"),
     (decrypt(cipher="serpent"), "no serpent architecture decrypts: cbc decryption is not available; "
                                 "--mode ctr, ofb or cfb decrypts with the encrypting core"),
+    # mac (CMAC): tag lengths, the tag to verify, a cipher the GCM layer cannot take
+    (mac("--tag-bits", "24"), "argument --tag-bits: invalid choice: 24"),
+    (mac("--tag-bits", "136"), "argument --tag-bits: invalid choice: 136"),
+    (mac("--tag-bits", "many"), "argument --tag-bits: invalid integer 'many'"),
+    (mac("--verify", "{short_tag}", out=None), "--verify {short_tag}: a CMAC tag is 4 to 16 bytes, not 3"),
+    (mac("--verify", "{blocks}", out=None), "--verify {blocks}: a CMAC tag is 4 to 16 bytes, not 32"),
+    (mac("--verify", "{empty}", out=None), "--verify {empty}: a CMAC tag is 4 to 16 bytes, not 0"),
+    (mac("--verify", "{tag8}", "--tag-bits", "128", out=None),
+     "--tag-bits 128, but --verify {tag8} holds a 64-bit tag"),
+    (mac("--verify", "{tmp}/none.bin", out=None), "--verify {tmp}/none.bin"),
+    (mac("--verify", "{tag8}"), "argument --verify: not allowed with argument --out"),
+    (mac(out=None), "one of the arguments --out --verify is required"),
+    (mac(cipher="tdes", key=K192), "cmac runs in the system's GCM layer, for 128-bit block ciphers; "
+                                   "tdes has 64-bit blocks"),
+    (mac(key=K[:30]), "--key has 30 hex digits, a 120-bit key"),
+    (mac(key=None), "--key HEX is required"),
+    (mac(cipher=None), "give the cipher: CIPHER or --cipher CIPHER"),
+    (mac(src="{tmp}/none.bin"), "--in {tmp}/none.bin"),
+    (mac(out="{tmp}/no/such/dir/tag.bin"), "--out {tmp}/no/such/dir/tag.bin"),
+    (mac("--direction", "decrypt"), "only decrypts: cmac encryption needs --direction encrypt"),
     # generate --system
     (system("--fifo-depth", "100000000"), "--fifo-depth 100000000: two FIFOs of 100000000 134-bit entries"),
     (system("--fifo-depth", "1000000"), "(LFE5U-85F) has 208: at most 13313 blocks"),
@@ -180,8 +207,11 @@ def files(tmp_path):
     (tmp_path / "in.bin").write_bytes(b"hello")
     (tmp_path / "blocks.bin").write_bytes(bytes(32))
     (tmp_path / "empty.bin").write_bytes(b"")
+    (tmp_path / "short_tag.bin").write_bytes(b"abc")
+    (tmp_path / "tag8.bin").write_bytes(bytes(8))
     return {"tmp": str(tmp_path), "in": str(tmp_path / "in.bin"), "blocks": str(tmp_path / "blocks.bin"),
-            "empty": str(tmp_path / "empty.bin"), "out": str(tmp_path / "out.bin")}
+            "empty": str(tmp_path / "empty.bin"), "out": str(tmp_path / "out.bin"),
+            "short_tag": str(tmp_path / "short_tag.bin"), "tag8": str(tmp_path / "tag8.bin")}
 
 
 @pytest.mark.parametrize("argv,needle", CASES, ids=[n[:60] for _, n in CASES])

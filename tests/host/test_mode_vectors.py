@@ -34,3 +34,66 @@ def test_another_key_size_is_skipped_and_counted(capsys):
     assert main(["sim", *CORE, "--key-bits", "256", "--mode", "ofb",
                  "--vectors", str(VEC / "OFBMMT128.rsp"), "--limit", "3"]) == 2
     assert "no record in the vector files is for this core's key size" in capsys.readouterr().err
+
+
+CMAC_FILE = VEC / "nist-800-38b-aes128.txt"
+
+
+def test_cmac_examples_pass_and_a_changed_tag_fails(tmp_path, capsys):
+    """SP 800-38B's AES-128 examples (the cryptography-vectors copy) make their tags; one
+    tag byte changed: exit 1 naming the record."""
+    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(CMAC_FILE)]) == 0
+    assert "nist-800-38b-aes128.txt: 4 passed, 0 failed" in capsys.readouterr().out
+    bad = tmp_path / "cmac.txt"
+    bad.write_text(CMAC_FILE.read_text().replace("OUTPUT = 070a", "OUTPUT = 170a"))
+    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(bad)]) == 1
+    assert f"3 passed, 1 failed" in capsys.readouterr().out
+
+
+def test_cmac_cavp_and_wycheproof_layouts(tmp_path, capsys):
+    """A CAVP CMACVer record (Result P and F, the empty message as ``Msg = 00``), a CMACGen
+    record with a 4-byte tag, and Wycheproof's JSON (valid, invalid, a key size the core
+    cannot take: skipped and counted), each record's verdict or tag compared."""
+    from cryptography.hazmat.primitives.ciphers import algorithms
+    from cryptography.hazmat.primitives.cmac import CMAC
+    key = bytes(range(16))
+
+    def tag(msg):
+        c = CMAC(algorithms.AES(key))
+        c.update(msg)
+        return c.finalize()
+
+    good, msg = tag(b""), bytes(range(40))
+    rsp = tmp_path / "CMACVerAES128.rsp"
+    rsp.write_text(f"# CAVS 11.0\n[L=16]\n\nCount = 0\nKlen = 16\nMlen = 0\nTlen = 16\nKey = {key.hex()}\n"
+                   f"Msg = 00\nMac = {good.hex()}\nResult = P\n\nCount = 1\nKlen = 16\nMlen = 40\nTlen = 8\n"
+                   f"Key = {key.hex()}\nMsg = {msg.hex()}\nMac = {bytes(8).hex()}\nResult = F (3 - Mac changed)\n\n"
+                   f"Count = 2\nKlen = 16\nMlen = 40\nTlen = 4\nKey = {key.hex()}\nMsg = {msg.hex()}\n"
+                   f"Mac = {tag(msg)[:4].hex()}\n")
+    import json
+    wp = tmp_path / "aes_cmac_test.json"
+    wp.write_text(json.dumps({"algorithm": "AES-CMAC", "testGroups": [{"keySize": 128, "tagSize": 128, "tests": [
+        {"tcId": 1, "key": key.hex(), "msg": msg.hex(), "tag": tag(msg).hex(), "result": "valid"},
+        {"tcId": 2, "key": key.hex(), "msg": msg.hex(), "tag": tag(msg)[::-1].hex(), "result": "invalid"},
+        {"tcId": 3, "key": bytes(24).hex(), "msg": "", "tag": good.hex(), "result": "valid"}]}]}))
+    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(rsp), str(wp)]) == 0
+    out = capsys.readouterr().out
+    assert "CMACVerAES128.rsp: 3 passed, 0 failed" in out
+    assert "aes_cmac_test.json: 2 passed, 0 failed, 1 skipped (192-bit keys (the core takes 128))" in out
+
+
+@pytest.mark.parametrize("text, words", [
+    ("COUNT = 0\nKEY = 00\nMESSAGE =\n", "line 1: the record has no MAC or OUTPUT"),
+    ("Count = 0\nKey = zz\nMsg = 00\nMac = 00\n", "Key is not hex"),
+    ("Count = 0\nMlen = 3\nKey = 00\nMsg = 0011\nMac = 00\n", "Mlen = 3, but Msg holds 2 bytes"),
+    ("Count = 0\nTlen = x\nKey = 00\nMsg = 0011\nMac = 00\n", "Tlen is not a number"),
+    ("just some text\n", "not a CMAC field (NAME = value)"),
+    ("# only a comment\n", "no CMAC records"),
+    ('{"testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof CMAC file (KeyError"),
+])
+def test_a_malformed_cmac_file_is_one_line(tmp_path, capsys, text, words):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text)
+    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err

@@ -1,7 +1,7 @@
 """GCM in the verification ledger (host.verify_gcm): the classes it covers, one real check of
 a small core class through the system (on a cut of the CAVP file), a broken system failing
-it, and the ledger states (fresh, stale when the system's Verilog, its driver, the file or
-Verilator change)."""
+it (its GCM, OFB/CFB or CMAC), and the ledger states (fresh, stale when the system's Verilog,
+its driver, the file or Verilator change)."""
 
 from pathlib import Path
 
@@ -48,6 +48,8 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert "OFB/CFB random 9 passed, 0 failed" in good["line"]
     e = good["entry"]
     assert e["ofb_cfb"] == {"messages": 9, "failed": 0, "seed": 1}
+    assert "CMAC random 3 passed, 0 failed" in good["line"]
+    assert e["cmac"] == {"messages": 3, "failed": 0, "seed": 1}
     assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     # another digest: the system is generated again and compared (the same: fresh, restamped)
@@ -94,6 +96,20 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     bad = verify_gcm.verify(p, cut_root, messages=4)
     assert not bad["ok"] and "OFB/CFB random 2 passed, 1 failed" in bad["line"]
     assert "random CFB_DECRYPT message 0" in bad["line"]
+
+    # a CMAC that accepts every tag: the CMAC part of the check fails
+    monkeypatch.setattr(driver.Accelerator, "run", real_run)
+    real_cmac = driver.Accelerator.run_cmac
+
+    def accepts_every_mac(self, *a, **k):
+        r = real_cmac(self, *a, **k)
+        if r.authentic is False:
+            r.authentic = True
+        return r
+    monkeypatch.setattr(driver.Accelerator, "run_cmac", accepts_every_mac)
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "CMAC random 0 passed, 1 failed" in bad["line"]
+    assert "random CMAC message 0 (" in bad["line"] and "a forged message was accepted" in bad["line"]
 
 
 def test_the_ledger_keeps_gcm_entries(tmp_path):

@@ -422,12 +422,17 @@ def _stream(acc, key, mode, data, iv, link, quiet, gcm=None):
             return acc.run_gcm(key, gcm["decrypt"], iv, gcm["aad"], data, gcm.get("tag"),
                                gcm["tag_bytes"], link=link, progress=progress)
         return acc.run(key, mode, data, iv, link=link, progress=progress)
+    return with_progress(go, len(data), quiet)
+
+
+def with_progress(go, total: int, quiet: bool):
+    """``go(progress)``, with a progress bar over ``total`` bytes on a terminal."""
     if quiet or not sys.stderr.isatty():
         return go()
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TimeRemainingColumn(), transient=True) as bar:
-        task = bar.add_task("streaming", total=len(data))
+        task = bar.add_task("streaming", total=total)
         return go(lambda done: bar.update(task, completed=done))
 
 

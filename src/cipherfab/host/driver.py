@@ -26,6 +26,15 @@ from .model import SystemModel
 CHUNK = 1 << 20   #: bytes per harness call (progress is reported between chunks)
 
 
+def cmac_padded(data: bytes, block_bytes: int = 16) -> bytes:
+    """CMAC's message as the system takes it (SP 800-38B 6.2 step 3): whole blocks as they
+    are; a partial or empty last block padded with ``10*`` (0x80, then zero bytes)."""
+    if data and len(data) % block_bytes == 0:
+        return data
+    tail = data + b"\x80"
+    return tail + bytes(-len(tail) % block_bytes)
+
+
 def misbehaved(message: str) -> CipherfabError:
     """The system did something the driver's protocol rules out: a failed check (exit 1),
     not bad input (exit 2)."""
@@ -47,7 +56,8 @@ class Run:
     link: Link
     notes: list = field(default_factory=list)
     tag: bytes | None = None           # GCM encrypt: the tag (also in the TAG registers)
-    authentic: bool | None = None      # GCM decrypt: the system's verdict on the received tag
+    authentic: bool | None = None      # GCM decrypt, CMAC verify: the system's verdict on the tag
+    message_bytes: int | None = None   # CMAC: the message's bytes (its output is the tag alone)
 
     @property
     def seconds(self) -> float:
@@ -55,7 +65,8 @@ class Run:
 
     @property
     def system_mbps(self) -> float:
-        return len(self.out) * 8 / self.seconds / 1e6 if self.cycles else 0.0
+        n = len(self.out) if self.message_bytes is None else self.message_bytes
+        return n * 8 / self.seconds / 1e6 if self.cycles else 0.0
 
     @property
     def core_mbps(self) -> float:
@@ -184,6 +195,62 @@ class Accelerator:
                    fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
                    core_cycles_per_block=info.cycles_per_block, block_bits=info.block_bits,
                    link=link, tag=got_tag, authentic=authentic)
+
+    def run_cmac(self, key: bytes | None, data: bytes, tag: bytes | None = None,
+                 tag_bytes: int = 16, link: str | Link = "axi-dma", progress=None, seed: int = 1,
+                 messages: int = 1) -> Run:
+        """CMAC (SP 800-38B) through the system: the tag of ``data`` (``tag`` None), or the
+        system's verdict on the received ``tag`` (``authentic``).  The stream is the
+        message padded ``10*`` when its last block is partial or empty, then the tag to
+        verify, as hw.system.system's register map says.  ``messages``: sent that many
+        times under one key load (L = E_K(0) kept); the Run is the last one's."""
+        from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
+        info = self.info
+        verify = tag is not None
+        mode = Mode.CMAC_VERIFY if verify else Mode.CMAC_GENERATE
+        if mode not in modes_of(info, self.ghash is not None):
+            raise CipherfabError(f"{self.params.top} cannot run cmac: the system's CMAC needs a "
+                                 f"128-bit block cipher that encrypts (this system: "
+                                 f"{info.block_bits}-bit blocks, {', '.join(info.directions)})")
+        if tag_bytes not in CMAC_TAG_BYTES:
+            raise CipherfabError(f"a CMAC tag is {CMAC_TAG_BYTES[0]} to {CMAC_TAG_BYTES[-1]} bytes, "
+                                 f"not {tag_bytes}")
+        if verify and len(tag) != tag_bytes:
+            raise CipherfabError(f"the tag to verify must be {tag_bytes} bytes, not {len(tag)}")
+        if messages < 1:
+            raise CipherfabError(f"messages must be at least 1, not {messages}")
+        if len(data) >= 1 << 32:
+            raise CipherfabError("the system's length registers hold at most 4 GiB - 1")
+        link = get_link(link) if isinstance(link, str) else link
+        stream = cmac_padded(data) + (tag if verify else b"")
+        per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
+        with self._open(seed) as hw:
+            self._load_key(hw, key)
+            for _ in range(messages):
+                hw.write(regs.TEXT_BYTES, len(data))
+                hw.write(regs.TAG_BYTES, tag_bytes)
+                hw.write(regs.CTRL, 1 | mode.value << 4)
+                stats = self._stream(hw, stream, per_clock, progress, no_output=verify)
+                status, counters = self._finish(hw)
+                words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
+        shown = b"".join(w.to_bytes(4, "big") for w in words)
+        if verify:
+            if not status >> 5 & 1 ^ status >> 6 & 1:
+                raise misbehaved("the system gave no verdict on the tag")
+            if any(words) or stats.out:
+                raise misbehaved("the system showed a tag while verifying")
+            authentic, got_tag = bool(status >> 5 & 1), None
+        else:
+            authentic, got_tag = None, stats.out
+            if len(got_tag) != tag_bytes or got_tag != shown[:tag_bytes]:
+                raise misbehaved("the tag on the stream differs from the TAG registers")
+        first = stats.first_in
+        cycles = (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
+        return Run(out=b"", cycles=cycles, blocks=len(cmac_padded(data)) // 16, counters=counters,
+                   in_link_wait=stats.in_link_wait, out_link_wait=stats.out_link_wait,
+                   fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
+                   core_cycles_per_block=info.cycles_per_block_feedback, block_bits=info.block_bits,
+                   link=link, tag=got_tag, authentic=authentic, message_bytes=len(data))
 
     @property
     def seed_bytes(self) -> int:

@@ -1,13 +1,17 @@
-"""``cipherfab sim ... --mode ofb|cfb --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
-KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES) through the accelerator
-system around a generated core (plugged into ``sim`` by :mod:`.cli`, as ``--mode gcm``).
+"""``cipherfab sim ... --mode ofb|cfb|cmac --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
+KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), and CMAC files (CAVP
+CMACGen/CMACVer, ``cryptography-vectors``' SP 800-38B examples, Wycheproof's JSON:
+:mod:`cipherfab.vectors.cmac`) through the accelerator system around a generated core
+(plugged into ``sim`` by :mod:`.cli`, as ``--mode gcm``).  A CMAC generation record is one
+message whose tag is compared, a verification record one whose verdict is.
 
-Each record is one message: its key loaded, the IV written, the plaintext (``[ENCRYPT]``)
-or the ciphertext (``[DECRYPT]``) streamed through the system in the mode, the output
-compared with the file's.  Records the system cannot run are skipped with their reason and
-counted, never passed: another key size, and Monte-Carlo records (their inner loop feeds
-each ciphertext back as a later plaintext, one block at a time; not run through the system
-yet).
+OFB and CFB128 also come as NIST ACVP JSON vector sets (``ACVP-AES-OFB``,
+``ACVP-AES-CFB128``: :mod:`cipherfab.vectors.acvp`).  Each record is one message: its key
+loaded, the IV written, the plaintext (``[ENCRYPT]``, an encrypt group) or the ciphertext
+(``[DECRYPT]``) streamed through the system in the mode, the output compared with the
+file's.  Records the system cannot run are skipped with their reason and counted, never
+passed: another key size, and Monte-Carlo records (their inner loop feeds each ciphertext
+back as a later plaintext, one block at a time; not run through the system yet).
 """
 
 from __future__ import annotations
@@ -34,12 +38,15 @@ def refuse_core_run_options(args, params) -> None:
 
 
 def run_mode_vectors(args, params) -> int:
-    """OFB or CFB vector files through the simulated system (every file parsed first)."""
+    """OFB, CFB or CMAC vector files through the simulated system (every file parsed first)."""
     refuse_core_run_options(args, params)
+    if args.mode == "cmac":
+        return run_cmac_vectors(args, params)
     from ..generate import declaration
     from ..hw.modes import Mode
     from ..vectors import exit_code, format_report
     from ..vectors.records import FileReport
+    from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.rsp import parse_rsp
     info = declaration(params)
     if "encrypt" not in info.directions:
@@ -48,10 +55,13 @@ def run_mode_vectors(args, params) -> int:
     reports, runs = [], []
     for path in args.vectors:                     # every file parsed, every skip decided, first
         rep, run = FileReport(file=str(path)), []
-        records = parse_rsp(path, bb, modes=(name,))
+        records = (parse_acvp(path, modes=(name,)) if acvp_algorithm(path)
+                   else parse_rsp(path, bb, modes=(name,)))
         for r in records[:args.limit] if args.limit else records:
             if 8 * len(r.key) != info.key_bits:
                 rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})")
+            elif r.skip:
+                rep.skip(r.skip)
             elif r.kind == "mct":
                 rep.skip("Monte-Carlo records (ciphertext fed back as plaintext block by block: "
                          "not run through the system yet)")
@@ -75,5 +85,53 @@ def run_mode_vectors(args, params) -> int:
                 rep.first_failure = rep.first_failure or (
                     f"first failure: {r.where} ({r.label}): {got.hex()} != {b''.join(want).hex()}")
     print(f"{acc.params.top} in the accelerator system, {name}:")
+    print(format_report(reports))
+    return exit_code(reports)
+
+
+def run_cmac_vectors(args, params) -> int:
+    """CMAC vector files through the system's GCM layer (every file parsed first)."""
+    from ..generate import declaration
+    from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
+    from ..vectors import exit_code, format_report
+    from ..vectors.cmac import parse_cmac
+    from ..vectors.records import FileReport
+    info = declaration(params)
+    if "encrypt" not in info.directions:
+        raise CipherfabError(f"cmac runs on the encrypting core; {params.top} only decrypts")
+    if info.block_bits != 128:
+        raise CipherfabError(f"cmac runs in the system's GCM layer, for 128-bit block ciphers; "
+                             f"{params.cipher} has {info.block_bits}-bit blocks")
+    reports, runs = [], []
+    for path in args.vectors:
+        rep, run = FileReport(file=str(path)), []
+        records = parse_cmac(path)
+        for r in records[:args.limit] if args.limit else records:
+            if 8 * len(r.key) != info.key_bits:
+                rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})")
+            elif len(r.tag) not in CMAC_TAG_BYTES:
+                rep.skip(f"{len(r.tag)}-byte tags (the system takes {CMAC_TAG_BYTES[0]} to "
+                         f"{CMAC_TAG_BYTES[-1]})")
+            elif r.verify and r.valid is None:
+                rep.skip("records whose verdict the file leaves open (acceptable)")
+            else:
+                run.append(r)
+        reports.append(rep)
+        runs.append(run)
+    if not any(runs):
+        return exit_code(reports)
+    from .driver import Accelerator
+    acc = Accelerator(params)
+    for rep, run in zip(reports, runs):
+        for r in run:
+            res = acc.run_cmac(r.key, r.msg, r.tag if r.verify else None, len(r.tag), seed=args.seed)
+            got, want = (res.authentic, r.valid) if r.verify else (res.tag, r.tag)
+            if got == want:
+                rep.passed += 1
+            else:
+                rep.failed += 1
+                shown = (f"verdict {got} != {want}" if r.verify else f"{got.hex()} != {want.hex()}")
+                rep.first_failure = rep.first_failure or f"first failure: {r.where} ({r.label}): {shown}"
+    print(f"{acc.params.top} in the accelerator system, CMAC:")
     print(format_report(reports))
     return exit_code(reports)

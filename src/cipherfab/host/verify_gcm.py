@@ -1,4 +1,4 @@
-"""GCM (and the system's OFB and CFB) in the verification ledger: every core class GCM
+"""GCM (and the system's OFB, CFB and CMAC) in the verification ledger: every core class GCM
 applies to, through the system.
 
 A class is a (cipher, architecture) whose cores have 128-bit blocks and encrypt; its
@@ -17,7 +17,10 @@ with Verilator and runs, through the driver:
 * random OFB, CFB encrypt and CFB decrypt messages (1 to 100 bytes: partial last blocks),
   against the mode over the cipher's reference model (``host.cli.reference``; OpenSSL's
   AES through ``cryptography`` for AES).  The system's OFB and CFB around the other
-  classes (64-bit-block TDES) are not in the ledger yet.
+  classes (64-bit-block TDES) are not in the ledger yet;
+* random CMAC messages (0 to 100 bytes, every tag length from 4 to 16 bytes): the tag made
+  against the reference (OpenSSL's CMAC for AES, SP 800-38B over the model otherwise), that
+  tag verified, and a tag with one bit flipped or the message one byte longer refused.
 
 Its ledger entry (``gcm`` in the ledger, keyed ``gcm:<core top>``) holds the verdict,
 the counts, what was checked (the sha256 of the system's Verilog and of the host driver that
@@ -176,19 +179,24 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     feedback, first_feedback = _feedback_modes(acc, params, info, rng, fixed, seed, messages // 4)
     first = first or first_feedback
     phases["ofb cfb random"] = time.perf_counter() - t
+    t = time.perf_counter()
+    cmac, first_cmac = _cmac(acc, params, info, rng, fixed, seed, messages // 4)
+    first = first or first_cmac
+    phases["cmac random"] = time.perf_counter() - t
     ok = (cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
-          and feedback["failed"] == 0)
+          and feedback["failed"] == 0 and cmac["failed"] == 0)
     seconds = time.perf_counter() - t0
     cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
                  else "")
     line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} ({acc.ghash} GHASH): {cavp_text}random "
             f"{messages - bad_random} passed, {bad_random} failed; OFB/CFB random "
-            f"{feedback['messages'] - feedback['failed']} passed, {feedback['failed']} failed "
+            f"{feedback['messages'] - feedback['failed']} passed, {feedback['failed']} failed; "
+            f"CMAC random {cmac['messages'] - cmac['failed']} passed, {cmac['failed']} failed "
             f"[{seconds:.1f} s]")
     if first:
         line += f"\n     first failure: {first}"
     counts = {"cavp": cavp, "random": {"messages": messages, "failed": bad_random, "seed": seed},
-              "ofb_cfb": feedback, "ghash": acc.ghash}
+              "ofb_cfb": feedback, "cmac": cmac, "ghash": acc.ghash}
     now = checked(params)
     e = ledger.entry(params, ok, counts, now["verilog_sha256"], vectors(params, root), seconds,
                      line.split("\n")[0], phases)
@@ -213,6 +221,31 @@ def _feedback_modes(acc, params: CoreParams, info, rng, fixed, seed: int, per_mo
                 failed += 1
                 first = first or f"random {mode.name} message {n} ({len(data)} bytes) differs from the reference"
     return {"messages": 3 * per_mode, "failed": failed, "seed": seed}, first
+
+
+def _cmac(acc, params: CoreParams, info, rng, fixed, seed: int, messages: int):
+    """``messages`` random CMAC messages through the system: the tag against the reference,
+    verified, and a forgery refused; (counts, first failure or None)."""
+    from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
+    from .mode_reference import cmac_reference
+    failed, first = 0, None
+    for n in range(messages):
+        k = fixed or rng.randbytes(info.key_bits // 8)
+        data, tb = rng.randbytes(rng.randrange(101)), CMAC_TAG_BYTES[n % len(CMAC_TAG_BYTES)]
+        want = cmac_reference(params.cipher, k, data)[:tb]
+        problem = None
+        if acc.run_cmac(k, data, None, tb, seed=seed).tag != want:
+            problem = "the tag differs from the reference"
+        elif not acc.run_cmac(k, data, want, tb, seed=seed).authentic:
+            problem = "its own tag was refused"
+        else:
+            forged, bad = (data + b"\0", want) if n % 2 else (data, want[:-1] + bytes([want[-1] ^ 1]))
+            if acc.run_cmac(k, forged, bad, tb, seed=seed).authentic:
+                problem = "a forged message was accepted"
+        if problem:
+            failed += 1
+            first = first or f"random CMAC message {n} ({len(data)} bytes, {tb}-byte tag): {problem}"
+    return {"messages": messages, "failed": failed, "seed": seed}, first
 
 
 def verify_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:

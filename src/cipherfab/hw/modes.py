@@ -1,6 +1,7 @@
 """Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, OFB, CFB
 (full-block segments: CFB128 for a 128-bit block), and the counter part of GCM
-(:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag).
+(:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag, and runs CMAC on
+the engine's CBC encrypt).
 
 Theory of operation
 -------------------
@@ -73,10 +74,23 @@ class Mode(enum.Enum, shape=4):
     OFB = 7             # SP 800-38A 6.4: encrypt and decrypt alike
     CFB_ENCRYPT = 8     # SP 800-38A 6.3 with s = the block size (CFB128 for AES)
     CFB_DECRYPT = 9
+    CMAC_GENERATE = 10  # SP 800-38B: the GCM layer runs it on the engine's CBC encrypt
+    CMAC_VERIFY = 11
 
     @property
     def gcm(self) -> bool:
         return self in (Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT)
+
+    @property
+    def cmac(self) -> bool:
+        return self in (Mode.CMAC_GENERATE, Mode.CMAC_VERIFY)
+
+    @property
+    def layer(self) -> bool:
+        """Run by the GCM layer (:mod:`cipherfab.hw.gcm.gcm`), which drives the engine in
+        the modes it needs: GCM (ECB for H, then the counter) and CMAC (ECB for the
+        subkeys' L, then CBC encrypt)."""
+        return self.gcm or self.cmac
 
     @property
     def feedback(self) -> bool:
@@ -95,10 +109,10 @@ class Mode(enum.Enum, shape=4):
 
 
 def modes_of(info, gcm: bool = False) -> tuple[Mode, ...]:
-    """The modes a core with this declaration can run; the GCM ones only with ``gcm`` (a
-    system with a GHASH unit) and a 128-bit block (SP 800-38D)."""
+    """The modes a core with this declaration can run; the GCM layer's (GCM, CMAC) only
+    with ``gcm`` (a system with that layer) and a 128-bit block (SP 800-38D)."""
     return tuple(m for m in Mode if m.direction in info.directions
-                 and (not m.gcm or (gcm and info.block_bits == 128)))
+                 and (not m.layer or (gcm and info.block_bits == 128)))
 
 
 class ModeEngine(wiring.Component):
@@ -112,7 +126,8 @@ class ModeEngine(wiring.Component):
         if info.clocks:
             raise ValueError(f"the mode engine drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
-        self.modes = modes_of(info, gcm)
+        # the modes it runs itself (CMAC is the GCM layer's, on CBC encrypt)
+        self.modes = tuple(m for m in modes_of(info, gcm) if not m.cmac)
         # a core that takes a block every clock takes it from a skid register: its ``ready``,
         # far away in a large core, then meets none of the engine's decisions in one clock
         self.skid = info.cycles_per_block == 1

@@ -31,15 +31,19 @@ def register(subparsers) -> None:
                           "latency, cycles per block, ... (the generated cores' .json sidecar format)")
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
-    p.add_argument("--mode", choices=("gcm", "ofb", "cfb"),
+    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "cmac"),
                    help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
                         "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
                         "and decrypted with a flipped tag bit; ofb, cfb: NIST CAVP OFB and CFB "
                         "(whole-block segments: CFB128 for AES) files through the system, each "
-                        "record one message")
+                        "record one message; cmac: CMAC files (NIST CAVP CMACGen/CMACVer .rsp, "
+                        "cryptography-vectors' SP 800-38B examples, Wycheproof JSON), each "
+                        "record a tag made or checked")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--vectors", nargs="+", metavar="FILE", help="vector files to run")
+    what.add_argument("--vectors", nargs="+", metavar="FILE",
+                      help="vector files to run (NIST CAVP .rsp, ACVP JSON, AES submission, NESSIE, "
+                           "Crypto++, NIST TDES examples)")
     what.add_argument("--random", type=random_blocks, metavar="N",
                       help="N random blocks under random keys (1 to 1e12; 1e6 is fine)")
     p.add_argument("--limit", type=count, metavar="N", help="run only the first N records of each file")
@@ -64,7 +68,7 @@ def run(args) -> int:
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
-    if args.mode in ("ofb", "cfb"):
+    if args.mode in ("ofb", "cfb", "cmac"):
         return _run_mode(args, core)
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
@@ -119,8 +123,9 @@ def _run_gcm(args, params) -> int:
 
 def _run_mode(args, params) -> int:
     if not args.vectors:
-        raise CipherfabError(f"--mode {args.mode} runs --vectors files (NIST CAVP "
-                             f"{'OFB' if args.mode == 'ofb' else 'CFB128'} .rsp)")
+        files = {"ofb": "NIST CAVP OFB .rsp", "cfb": "NIST CAVP CFB128 .rsp",
+                 "cmac": "CMAC: NIST CAVP .rsp, SP 800-38B examples, Wycheproof JSON"}[args.mode]
+        raise CipherfabError(f"--mode {args.mode} runs --vectors files ({files})")
     from . import hooks
     if not hooks.provided("mode_vectors"):
         raise CipherfabError(f"--mode {args.mode} needs cipherfab.host (the accelerator system), not loaded")

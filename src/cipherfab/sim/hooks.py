@@ -16,8 +16,8 @@ from ..errors import CipherfabError
 HOOKS = {
     "gcm_vectors": "fn(args, params) -> exit code: GCM vector files through the system "
                    "(sim --mode gcm; cipherfab.host.gcm_vectors.run_gcm_vectors)",
-    "mode_vectors": "fn(args, params) -> exit code: OFB and CFB vector files through the system "
-                    "(sim --mode ofb|cfb; cipherfab.host.mode_vectors.run_mode_vectors)",
+    "mode_vectors": "fn(args, params) -> exit code: OFB, CFB and CMAC vector files through the "
+                    "system (sim --mode ofb|cfb|cmac; cipherfab.host.mode_vectors.run_mode_vectors)",
     "gcm_checks": "a module with gcm_points(cipher, arch), key(params), state(params, entry, root) "
                   "and verify_one(params, root, seed, opt): the GCM classes verify --all checks "
                   "(cipherfab.host.verify_gcm)",

@@ -241,7 +241,7 @@ def _gcm_line(book: ledger.Ledger, root: Path) -> str:
     states = _gcm_states(_gcm().gcm_points(), book, root, recorded=True)
     fresh = sum(s == "fresh" for s in states.values())
     return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
-            f"and fresh (the CAVP GCM file, random GCM messages, random OFB and CFB messages; see "
+            f"and fresh (the CAVP GCM file, random GCM messages, random OFB, CFB and CMAC messages; see "
             f"the summary).")
 
 

@@ -1,7 +1,8 @@
 """GCM vector files, and running them through anything that does GCM (the simulated system,
-or the reference).  :func:`read_gcm` takes three formats: NIST CAVP files
+or the reference).  :func:`read_gcm` takes four formats: NIST CAVP files
 (``gcmEncryptExtIV*.rsp``, ``gcmDecrypt*.rsp``, parsed here), Crypto++'s ``gcm.txt``
-(:mod:`.gcm_cryptopp`) and NIST's GCM example text ``AES_GCM.txt`` (:mod:`.gcm_example`).
+(:mod:`.gcm_cryptopp`), NIST's GCM example text ``AES_GCM.txt`` (:mod:`.gcm_example`) and
+NIST's ACVP JSON vector sets (:mod:`.acvp`).
 
 CAVP files:
 Layout: ``#`` comments, then sections of ``[Keylen = 128]``, ``[IVlen = 96]``,
@@ -19,6 +20,7 @@ from typing import Callable
 
 from ..errors import CipherfabError
 from . import gcm_cryptopp, gcm_example
+from .acvp import acvp_algorithm, parse_acvp
 from .gcm_cryptopp import parse_cryptopp_gcm
 from .gcm_example import parse_gcm_example
 from .gcm_record import GcmRecord
@@ -31,9 +33,12 @@ _LENGTH_OF = {"Key": "Keylen", "IV": "IVlen", "PT": "PTlen", "AAD": "AADlen", "C
 
 
 def gcm_format(path) -> str | None:
-    """``"cavp"``, ``"cryptopp"`` or ``"nist-example"`` for a GCM vector file, None for any
-    other file (unreadable, empty and binary files are refused in one line)."""
+    """``"cavp"``, ``"cryptopp"``, ``"nist-example"`` or ``"acvp"`` for a GCM vector file (any
+    ACVP vector set: :func:`read_gcm` refuses one of another algorithm, naming where it runs),
+    None for any other file (unreadable, empty and binary files are refused in one line)."""
     lines = read_lines(path)
+    if acvp_algorithm(path, lines):
+        return "acvp"
     for line in lines:
         s = line.strip()
         if s.startswith("["):
@@ -48,13 +53,14 @@ def is_gcm_file(path) -> bool:
 
 
 def read_gcm(path) -> list[GcmRecord]:
-    """Every record of a GCM vector file of any of the three formats."""
+    """Every record of a GCM vector file of any of the four formats."""
     fmt = gcm_format(path)
     if fmt is None:
         raise CipherfabError(f"{path}: not a GCM vector file (NIST CAVP GCM .rsp, Crypto++ "
-                             f"gcm.txt or NIST's AES_GCM.txt example)")
-    return {"cavp": parse_gcm, "cryptopp": parse_cryptopp_gcm,
-            "nist-example": parse_gcm_example}[fmt](path)
+                             f"gcm.txt or NIST's AES_GCM.txt example; or an ACVP-AES-GCM JSON "
+                             f"vector set)")
+    return {"cavp": parse_gcm, "cryptopp": parse_cryptopp_gcm, "nist-example": parse_gcm_example,
+            "acvp": lambda p: parse_acvp(p, modes=("GCM",))}[fmt](path)
 
 
 def parse_gcm(path) -> list[GcmRecord]:
@@ -128,7 +134,7 @@ def run_gcm_files(paths, run: Callable, key_bits: int, limit: int | None = None)
     ciphertext and tag match, then its decryption gives the plaintext back with the tag
     accepted, and with one tag bit flipped the tag is rejected; a decrypt record passes when
     the verdict is the file's (FAIL: rejected) and an accepted one gives the plaintext.
-    Records of another key size are skipped and counted."""
+    Records of another key size, and records that carry a skip reason, are skipped and counted."""
     reports = []
     for path in paths:
         records = read_gcm(path)[:limit] if limit else read_gcm(path)
@@ -136,6 +142,9 @@ def run_gcm_files(paths, run: Callable, key_bits: int, limit: int | None = None)
         for r in records:
             if 8 * len(r.key) != key_bits:
                 rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {key_bits})")
+                continue
+            if r.skip:
+                rep.skip(r.skip)
                 continue
             problem = _check(r, run)
             if problem:

@@ -18,6 +18,7 @@ class GcmRecord:
     count: int
     encrypt: bool = True           # check the ciphertext and tag (else only the decryption)
     label: str = ""                # how the file names the record ("Count = n" if empty)
+    skip: str | None = None        # why the record is not run (an ACVP internal-IV test); None: run
 
     @property
     def where(self) -> str:

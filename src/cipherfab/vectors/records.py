@@ -23,7 +23,7 @@ __all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
            "normalise_cipher_name", "header_name"]
 
 #: Source formats a record can come from (each has its own Monte-Carlo rules).
-FORMATS = ("cavp", "submission", "nessie", "cryptopp-val", "nist-example")
+FORMATS = ("cavp", "submission", "nessie", "cryptopp-val", "nist-example", "acvp")
 
 
 @dataclass
@@ -31,16 +31,16 @@ class VectorRecord:
     """One test vector, in normal byte order whatever the file printed."""
 
     kind: str                     # "kat" | "mmt" | "mct"
-    mode: str                     # "ECB" | "CBC"
+    mode: str                     # "ECB" | "CBC" (the system's: "OFB", "CFB128", "CFB64")
     decrypt: bool                 # from a [DECRYPT] section / decryption set
     key: bytes
     iv: bytes | None
     plaintext: list[bytes]        # blocks
     ciphertext: list[bytes]       # blocks
     file: str
-    line: int                     # line of the record's first line (COUNT =, I=, Set n, ...)
+    line: int                     # line of the record's first line (COUNT =, I=, Set n, "tcId")
     count: int | None
-    section: str                  # "[ENCRYPT]", "KEYSIZE=128", "Set 1", ...
+    section: str                  # "[ENCRYPT]", "KEYSIZE=128", "Set 1", "tgId 1 encrypt", ...
     format: str = "cavp"          # one of FORMATS
     #: NESSIE "Iterated N times" values: N -> E^N(plaintext).
     iterated: dict[int, bytes] = field(default_factory=dict)
@@ -48,7 +48,7 @@ class VectorRecord:
     #: None when the file names none.  Compare with :func:`normalise_cipher_name`.
     cipher_named: str | None = None
     #: Why the record is not checked (a vector of another cipher in a file of this one,
-    #: known from the file's published layout); None: checked.
+    #: known from the file's published layout; an ACVP Monte-Carlo test); None: checked.
     skip: str | None = None
 
     @property
@@ -58,9 +58,12 @@ class VectorRecord:
 
     @property
     def label(self) -> str:
-        """``COUNT = 3, [ENCRYPT]``, ``I=3, KEYSIZE=128`` or ``Set 1, vector# 3``."""
+        """``COUNT = 3, [ENCRYPT]``, ``I=3, KEYSIZE=128``, ``Set 1, vector# 3`` or (ACVP)
+        ``tcId 3, tgId 1 encrypt``."""
         if self.format == "nessie":
             return f"{self.section}, vector# {self.count}"
+        if self.format == "acvp":
+            return f"tcId {self.count}, {self.section}"
         if self.count is None:
             return self.section
         return f"{'I=' if self.format == 'submission' else 'COUNT = '}{self.count}, {self.section}"

@@ -41,6 +41,12 @@ A message runs these steps; none takes a number of clocks that depends on key or
    the computed tag is never shown (it would let anyone forge a tag for any ciphertext).
    Decrypted text leaves before the verdict: the host releases it only on a match.
 
+CMAC (SP 800-38B) runs in the same layer, since its ``L = E_K(0^128)`` is H: step 1 as
+above (kept while the key stays), then the engine in CBC encrypt from a zero IV over the
+message's blocks (padded ``10*`` by the host), the last one XORed with the subkey K1 or K2
+made from L; every output is dropped but the last, which is the tag, sent (generate) or
+compared with the received one (verify) as in step 6 (:mod:`.gcm_control` has the steps).
+
 Every block GHASH takes (IV, AAD, ciphertext, length block) goes through one feed, in
 order.  In front of a table or digit GHASH, slower per block than a burst of the core, the feed is a
 queue (``queue`` blocks, :data:`QUEUE_BLOCKS` by default): the core's output leaves while
@@ -110,7 +116,7 @@ def ghash_for(cycles_per_block: int, blocks_free: int | None = None,
 
 
 class GcmLayer(wiring.Component):
-    """GCM for a 128-bit-block core behind a :class:`~cipherfab.hw.modes.ModeEngine`; ``style`` None
+    """GCM and CMAC for a 128-bit-block core behind a :class:`~cipherfab.hw.modes.ModeEngine`; ``style`` None
     makes it a wire (no GCM: the engine refuses the GCM modes).  ``queue``: blocks a FIFO
     in front of the GHASH unit holds (0: none), so the core's output (encrypting) or input
     (decrypting) and the AAD never wait for a slower multiplier while it has room."""

@@ -1,4 +1,5 @@
-"""The control of the GCM layer: the steps of a message, the block counts, the handshakes.
+"""The control of the GCM layer: the steps of a message (GCM or CMAC), the block counts, the
+handshakes.
 
 Theory of operation
 -------------------
@@ -15,6 +16,14 @@ its last block (for the masks), and when each register of the datapath (H, J0, E
 the tag) loads or clears.  The datapath answers whether GHASH takes a block, whether it is
 still hashing, and whether a received tag differs from the computed one.
 
+CMAC (SP 800-38B) reuses GCM's steps where they are the same: ``L = E_K(0^b)`` is H (kept
+while the key stays, as H is), the tag is loaded, sent or compared as GCM's, and between
+them three steps of its own: ``MAC_START`` (the engine started in CBC encrypt from a zero
+IV, the subkey K1 or K2 made from L), ``MAC`` (the message's blocks into the engine, the
+subkey XORed into the last; every output dropped but the last, kept as E_K(J0) is) and
+``MAC_DRAIN``.  The tag is loaded as GCM's, ``GHASH ^ E_K(J0)``, with GHASH's part 0 (not
+waited for: a table fill after a new L goes on meanwhile).
+
 The counts keep their tests for 1 and 0 in registers beside them (:class:`_Count`), so the
 masks and last-block flags that depend on them start from flip-flops, not from a 29-bit
 compare (on ECP5 that compare was the system's worst path).
@@ -30,6 +39,9 @@ from ..modes import Mode
 
 LENGTH_BITS = 32                 #: the byte-count registers (a message of up to 4 GiB - 1)
 TAG_BYTES = (4, 8, 12, 13, 14, 15, 16)     #: SP 800-38D 5.2.1.2 (32 and 64 bits: Appendix C)
+#: CMAC tag bytes: SP 800-38B leaves Tlen to the application (at least 64 bits recommended,
+#: its Appendix A); NIST's CAVP tests 4 to 16 bytes, and so many the system takes
+CMAC_TAG_BYTES = tuple(range(4, 17))
 
 
 class Phase(enum.Enum):
@@ -48,6 +60,9 @@ class Phase(enum.Enum):
     TAG_WAIT = 12
     TAG_OUT = 13     # encrypt: the tag block out
     TAG_IN = 14      # decrypt: the received tag block in
+    MAC_START = 15   # CMAC: the engine idle again: start it in CBC encrypt, the subkey made
+    MAC = 16         # CMAC: the message's blocks into the engine
+    MAC_DRAIN = 17   # CMAC: every output out of the engine (the last kept)
 
 
 class Section(enum.Enum, shape=2):
@@ -69,13 +84,17 @@ class Feed(enum.Enum, shape=3):
 class Steer(wiring.Signature):
     """Between the control (members ``Out``) and the datapath (``In``).
 
-    ``decrypt``, ``aad_n``, ``text_n``, ``iv_n``, ``tag_n``: the message as taken at start;
+    ``decrypt`` (CMAC: verify), ``mac`` (a CMAC message), ``aad_n``, ``text_n``, ``iv_n``,
+    ``tag_n``: the message as taken at start;
     ``section``, ``in_last``, ``out_last``: the input block's section and whether it is the
     section's last, whether the engine's output is the text's last block; ``feed``,
     ``feed_valid`` (``feed_ready`` back): GHASH's feed; ``ghash_clear``; the payloads:
     ``passthrough`` (idle: every payload as it comes), ``e_in_text`` (the input block to
     the engine), ``out_text`` (the engine's output, masked, to the output), ``out_tag`` (the
-    tag to the output); the registers: ``begin`` (J0 from the IV), ``h_load``, ``ej0_load``,
+    tag to the output); ``mac_last``: the block into the engine is CMAC's last (the subkey
+    XORed into it), ``k1``: that subkey is K1 (the message is whole blocks, not empty), else
+    K2; the registers: ``begin`` (J0 from the IV), ``h_load``, ``sub_load`` (CMAC's
+    subkey from H, which is L), ``ej0_load``,
     ``j0_load`` (J0 from GHASH), ``restart`` (the engine's IV is J0; J0 cleared),
     ``tag_load`` (the tag from GHASH and E_K(J0), both of those cleared), ``h_clear`` (H
     zeroed), ``tag_clear``; ``ghash_keep`` (a level): GHASH's powers or tables are of H as
@@ -83,12 +102,12 @@ class Steer(wiring.Signature):
     ``tag_differs`` (the input block against the tag, on ``tag_n`` bytes)."""
 
     def __init__(self):
-        strobes = ("passthrough", "e_in_text", "out_text", "out_tag", "ghash_clear", "ghash_keep",
-                   "begin", "h_load", "h_clear", "ej0_load", "j0_load", "restart", "tag_load",
-                   "tag_clear")
+        strobes = ("passthrough", "e_in_text", "mac_last", "out_text", "out_tag", "ghash_clear",
+                   "ghash_keep", "begin", "h_load", "h_clear", "sub_load", "ej0_load", "j0_load",
+                   "restart", "tag_load", "tag_clear")
         super().__init__({
-            "decrypt": Out(1), "aad_n": Out(LENGTH_BITS), "text_n": Out(LENGTH_BITS),
-            "iv_n": Out(LENGTH_BITS), "tag_n": Out(5),
+            "decrypt": Out(1), "mac": Out(1), "k1": Out(1),
+            "aad_n": Out(LENGTH_BITS), "text_n": Out(LENGTH_BITS), "iv_n": Out(LENGTH_BITS), "tag_n": Out(5),
             "section": Out(Section), "in_last": Out(1), "out_last": Out(1),
             "feed": Out(Feed), "feed_valid": Out(1), "feed_ready": In(1),
             **{name: Out(1) for name in strobes},
@@ -118,7 +137,7 @@ class _Count:
 
 
 class GcmControl(wiring.Component):
-    """The steps of a GCM message: the layer's registers, the engine's idle and the
+    """The steps of a GCM or CMAC message: the layer's registers, the engine's idle and the
     handshakes in; the handshakes, the engine's start and mode, the status and
     :class:`Steer` out."""
 
@@ -146,6 +165,7 @@ class GcmControl(wiring.Component):
         left = _Count("left")                  # blocks left in this input section
         out_left = _Count("out_left")          # text blocks still to come out of the engine
         want_ej0 = Signal()                    # the engine's next output is E_K(J0)
+        mac = s.mac                            # the message is CMAC's
         m.d.sync += s.ghash_clear.eq(0)
         self._keep_h(m, phase)
         m.d.comb += [self.gcm.eq(phase != Phase.IDLE), self.idle.eq(phase == Phase.IDLE),
@@ -157,34 +177,42 @@ class GcmControl(wiring.Component):
             with m.Case(Phase.AAD):
                 m.d.comb += s.section.eq(Section.AAD)
 
-        # -- start: a GCM mode with possible lengths, or pass the start on ---------------
+        # -- start: a GCM or CMAC mode with possible lengths, or pass the start on ---------
         gcm_mode = (self.mode == Mode.GCM_ENCRYPT) | (self.mode == Mode.GCM_DECRYPT)
+        cmac_mode = (self.mode == Mode.CMAC_GENERATE) | (self.mode == Mode.CMAC_VERIFY)
+        layer_mode = gcm_mode | cmac_mode
         tag_ok = Signal()
         m.d.comb += tag_ok.eq(0)
         for t in TAG_BYTES:
             with m.If(self.tag_bytes == t):
-                m.d.comb += tag_ok.eq(1)
+                m.d.comb += tag_ok.eq(self.iv_bytes != 0)
+        with m.If(cmac_mode):
+            m.d.comb += tag_ok.eq((self.tag_bytes >= CMAC_TAG_BYTES[0])
+                                  & (self.tag_bytes <= CMAC_TAG_BYTES[-1]))
         may_start = self.start & self.e_idle & (phase == Phase.IDLE)
         with m.If(phase == Phase.IDLE):
             m.d.comb += [self.e_mode.eq(self.mode), self.e_start.eq(self.start),
                          self.e_in_valid.eq(self.data_in_valid), self.data_in_ready.eq(self.e_in_ready),
                          self.data_out_valid.eq(self.e_out_valid), self.e_out_ready.eq(self.data_out_ready)]
-            with m.If(gcm_mode):       # the engine starts only when the layer says so
+            with m.If(layer_mode):     # the engine starts only when the layer says so
                 m.d.comb += [self.e_start.eq(0), self.e_in_valid.eq(0), self.data_in_ready.eq(0)]
-        m.d.comb += [self.started.eq(may_start & (~gcm_mode | (tag_ok & (self.iv_bytes != 0)))),
+        m.d.comb += [self.started.eq(may_start & (~layer_mode | tag_ok)),
                      s.tag_clear.eq(may_start)]
         with m.If(may_start):
             m.d.sync += [self.length_error.eq(0), self.gcm_error.eq(0),
                          self.tag_match.eq(0), self.tag_mismatch.eq(0)]
-            with m.If(gcm_mode & ~self.started):
+            with m.If(layer_mode & ~self.started):
                 m.d.sync += self.gcm_error.eq(1)
-            with m.If(gcm_mode & self.started):
-                m.d.comb += s.begin.eq(1)
-                m.d.sync += [decrypt.eq(self.mode == Mode.GCM_DECRYPT),
+            with m.If(layer_mode & self.started):
+                m.d.comb += s.begin.eq(gcm_mode)
+                m.d.sync += [decrypt.eq((self.mode == Mode.GCM_DECRYPT) | (self.mode == Mode.CMAC_VERIFY)),
+                             mac.eq(cmac_mode),
+                             s.k1.eq((self.text_bytes != 0) & (self.text_bytes[:4] == 0)),
                              aad_n.eq(self.aad_bytes), text_n.eq(self.text_bytes),
                              iv_n.eq(self.iv_bytes), tag_n.eq(self.tag_bytes)]
                 with m.If(self.h_kept & ~self.key_changed):      # H of this key: on to J0
-                    m.d.sync += [s.ghash_clear.eq(1), *self._after_h(phase, left, self.iv_bytes)]
+                    m.d.sync += [s.ghash_clear.eq(1),
+                                 *self._after_h(phase, left, self.iv_bytes, cmac_mode)]
                 with m.Else():
                     m.d.comb += [self.e_mode.eq(Mode.ECB_ENCRYPT), self.e_start.eq(1)]
                     m.d.sync += phase.eq(Phase.H_FEED)
@@ -216,6 +244,10 @@ class GcmControl(wiring.Component):
                 with m.Else():
                     m.d.comb += [self.e_in_valid.eq(self.data_in_valid),
                                  self.data_in_ready.eq(self.e_in_ready)]
+            with m.Case(Phase.MAC):
+                m.d.comb += [s.e_in_text.eq(1), s.mac_last.eq(left.one), final.eq(left.one & ~decrypt),
+                             self.e_in_valid.eq(self.data_in_valid),
+                             self.data_in_ready.eq(self.e_in_ready)]
             with m.Case(Phase.TAG_IN):
                 m.d.comb += [self.data_in_ready.eq(1), final.eq(1)]
         with m.If(took_in & (phase != Phase.IDLE) & (self.data_in_last != final)):
@@ -229,7 +261,7 @@ class GcmControl(wiring.Component):
             m.d.comb += [self.e_out_ready.eq(0), self.data_out_valid.eq(0)]
         with m.If((phase == Phase.H_WAIT) & self.e_out_valid):
             m.d.comb += [self.e_out_ready.eq(1), s.h_load.eq(1)]
-            m.d.sync += [s.ghash_clear.eq(1), *self._after_h(phase, left, iv_n)]
+            m.d.sync += [s.ghash_clear.eq(1), *self._after_h(phase, left, iv_n, mac)]
         with m.If(want_ej0 & self.e_out_valid):
             m.d.comb += [self.e_out_ready.eq(1), s.ej0_load.eq(1)]
             m.d.sync += want_ej0.eq(0)
@@ -245,6 +277,9 @@ class GcmControl(wiring.Component):
                              self.e_out_ready.eq(self.data_out_ready & s.feed_ready)]
             with m.If(self.e_out_valid & self.e_out_ready):
                 m.d.sync += out_left.dec()
+        with m.If(((phase == Phase.MAC) | (phase == Phase.MAC_DRAIN)) & self.e_out_valid):
+            m.d.comb += [self.e_out_ready.eq(1), s.ej0_load.eq(out_left.one)]   # the last kept
+            m.d.sync += out_left.dec()
         with m.If(phase == Phase.TAG_OUT):
             m.d.comb += [self.data_out_valid.eq(1), s.out_tag.eq(1)]
 
@@ -253,6 +288,19 @@ class GcmControl(wiring.Component):
             with m.Case(Phase.H_FEED):
                 with m.If(took_e):
                     m.d.sync += phase.eq(Phase.H_WAIT)
+            with m.Case(Phase.MAC_START):       # a message of n blocks: max(1, ceil(bytes / 16))
+                with m.If(self.e_idle):
+                    n = block_count(text_n) + (text_n == 0)
+                    m.d.comb += [self.e_start.eq(1), self.e_mode.eq(Mode.CBC_ENCRYPT), s.sub_load.eq(1)]
+                    m.d.sync += [phase.eq(Phase.MAC), *left.load(n), *out_left.load(n)]
+            with m.Case(Phase.MAC):
+                with m.If(took_in):
+                    m.d.sync += left.dec()
+                    with m.If(left.one):
+                        m.d.sync += phase.eq(Phase.MAC_DRAIN)
+            with m.Case(Phase.MAC_DRAIN):
+                with m.If(out_left.zero):
+                    m.d.sync += phase.eq(Phase.TAG_WAIT)
             with m.Case(Phase.IV_HASH):
                 with m.If(took_g):
                     m.d.sync += left.dec()
@@ -293,8 +341,8 @@ class GcmControl(wiring.Component):
             with m.Case(Phase.LEN):
                 with m.If(took_g):
                     m.d.sync += phase.eq(Phase.TAG_WAIT)
-            with m.Case(Phase.TAG_WAIT):
-                with m.If(~s.hashing):           # H zeroed unless kept: GHASH cleared with it
+            with m.Case(Phase.TAG_WAIT):             # (CMAC's tag needs no GHASH)
+                with m.If(~s.hashing | mac):     # H zeroed unless kept: GHASH cleared with it
                     m.d.comb += [s.tag_load.eq(1), s.h_clear.eq(~self.h_kept | self.key_changed)]
                     m.d.sync += s.ghash_clear.eq(1)
                     m.d.sync += phase.eq(Mux(decrypt, Phase.TAG_IN, Phase.TAG_OUT))
@@ -308,9 +356,11 @@ class GcmControl(wiring.Component):
                                  phase.eq(Phase.IDLE)]
         return m
 
-    def _after_h(self, phase, left, iv_bytes):
-        """The step after H: the IV's blocks into GHASH, or (a 96-bit IV) the counter's start."""
-        return [phase.eq(Mux(iv_bytes == 12, Phase.CTR_START, Phase.IV_HASH)),
+    def _after_h(self, phase, left, iv_bytes, mac):
+        """The step after H: CMAC's start, the IV's blocks into GHASH, or (a 96-bit IV) the
+        counter's start."""
+        return [phase.eq(Mux(mac, Phase.MAC_START,
+                             Mux(iv_bytes == 12, Phase.CTR_START, Phase.IV_HASH))),
                 *left.load(block_count(iv_bytes))]
 
     def _keep_h(self, m, phase):

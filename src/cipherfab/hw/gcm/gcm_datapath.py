@@ -1,4 +1,5 @@
-"""The datapath of the GCM layer: the blocks, GHASH and the registers H, J0, E_K(J0), tag.
+"""The datapath of the GCM layer: the blocks, GHASH and the registers H, J0, E_K(J0), tag,
+and CMAC's subkey.
 
 Theory of operation
 -------------------
@@ -14,6 +15,13 @@ its blocks through one feed, behind a queue in front of a digit multiplier (the 
 block RAM with a register on each side: the feed's muxes and masks before its write port,
 its read data before the multiplier).  ``tag = GHASH ^ E_K(J0)``; a received tag is
 compared on ``tag_n`` bytes (``tag_differs``), never shown.
+
+CMAC (SP 800-38B 6.1): H is ``L = E_K(0^128)``; at the message's start the subkey register
+takes ``K1 = dbl(L)`` (a message of whole blocks, not empty) or ``K2 = dbl(K1)``
+(:func:`dbl`: a left shift, ``0x87`` folded in when the top bit falls out), and the last
+block into the engine is the input block XOR that subkey (the host pads a partial or empty
+last block with ``10*``).  The engine's last output loads the E_K(J0) register, and the tag
+is loaded from it as GCM's is, with GHASH's part 0; the subkey is zeroed with it.
 """
 
 from __future__ import annotations
@@ -27,6 +35,12 @@ from ..stream_register import StreamRegister
 from .gcm_control import Feed, Section, Steer, block_count
 from .gf128 import BITS
 from .ghash_unit import GHASH
+
+
+def dbl(x):
+    """SP 800-38B's doubling in GF(2^128) on a block read big-endian (its first byte the top
+    bits): ``x << 1``, XOR ``R_128 = 0x87`` when the top bit falls out."""
+    return Cat(Const(0, 1), x[:BITS - 1]) ^ Mux(x[BITS - 1], 0x87, 0)
 
 
 def _mask(m: Module, last, length, name: str):
@@ -59,10 +73,11 @@ class GcmDatapath(wiring.Component):
         m = Module()
         s = self.steer
         m.submodules.ghash = gh = GHASH(self.style, self.digit)
-        h, j0, ej0, tag = (Signal(BITS, name=n) for n in ("h", "j0", "ej0", "tag_reg"))
+        h, j0, ej0, tag, sub = (Signal(BITS, name=n) for n in ("h", "j0", "ej0", "tag_reg", "subkey"))
         m.d.comb += [gh.h.eq(h), gh.clear.eq(s.ghash_clear), gh.keep.eq(s.ghash_keep), self.tag.eq(tag),
-                     gh.count.eq(Mux(s.section == Section.IV, block_count(s.iv_n) + 1,   # at its clear
-                                     block_count(s.aad_n) + block_count(s.text_n) + 1))]
+                     gh.count.eq(Mux(s.mac, 0,                     # at its clear; CMAC: no block
+                                     Mux(s.section == Section.IV, block_count(s.iv_n) + 1,
+                                         block_count(s.aad_n) + block_count(s.text_n) + 1)))]
         feed = stream.Signature(BITS).create(path=("ghash_feed",))   # every block GHASH takes
         if self.queue:
             m.submodules.ghash_feed_reg = fr = StreamRegister(BITS)
@@ -104,7 +119,7 @@ class GcmDatapath(wiring.Component):
         with m.If(s.passthrough):
             m.d.comb += [self.e_in.eq(self.data_in), self.data_out.eq(self.e_out), self.e_iv.eq(self.iv)]
         with m.If(s.e_in_text):
-            m.d.comb += self.e_in.data.eq(given)
+            m.d.comb += self.e_in.data.eq(given ^ Mux(s.mac_last, sub, 0))
         with m.If(s.out_text):
             m.d.comb += [self.data_out.data.eq(ct),
                          self.data_out.side.bytes.eq(Mux(s.decrypt, out_keep, 16)),
@@ -121,6 +136,8 @@ class GcmDatapath(wiring.Component):
             m.d.sync += j0.eq(Cat(Const(1, 32), self.iv[32:]))
         with m.If(s.h_load):
             m.d.sync += h.eq(self.e_out.data)
+        with m.If(s.sub_load):
+            m.d.sync += sub.eq(Mux(s.k1, dbl(h), dbl(dbl(h))))
         with m.If(s.ej0_load):
             m.d.sync += ej0.eq(self.e_out.data)
         with m.If(s.j0_load):
@@ -128,7 +145,7 @@ class GcmDatapath(wiring.Component):
         with m.If(s.restart):
             m.d.sync += j0.eq(0)
         with m.If(s.tag_load):
-            m.d.sync += [tag.eq(gh.y ^ ej0), ej0.eq(0)]
+            m.d.sync += [tag.eq(Mux(s.mac, 0, gh.y) ^ ej0), ej0.eq(0), sub.eq(0)]
         with m.If(s.h_clear):
             m.d.sync += h.eq(0)
         with m.If(s.tag_clear):

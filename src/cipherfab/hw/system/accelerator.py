@@ -28,8 +28,8 @@ length).  ECB and CBC take whole blocks only (the host pads): a partial block in
 raises the sticky ``length_error`` (its output is cut to the message's length and is
 not a ciphertext of anything).
 
-Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is, except
-in GCM, where :class:`~cipherfab.hw.gcm.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
+Control (``key``, ``mode``, ``iv``, ``start``) is given to the mode engine as is, except in
+GCM and CMAC, where :class:`~cipherfab.hw.gcm.gcm.GcmLayer` drives the engine (with the lengths ``aad_bytes``,
 ``text_bytes``, ``iv_bytes``, ``tag_bytes``; ``ghash`` picks its GHASH style, "auto": the
 smallest that keeps up with the core, tables of H in block RAM where the FIFOs leave them
 room (:func:`~cipherfab.hw.gcm.gcm.ghash_for`), None: no GCM); ``start`` takes effect while the

@@ -8,16 +8,18 @@ first four bytes)::
                           bit 1 clear (zeroize), bits 7:4 mode (hw.modes.Mode)
     0x04  STATUS      R   bit 0 idle, 1 mode_error, 2 axis_error, 3 length_error,
                           4 key_pending (a loaded key not yet taken by the core),
-                          5 tag_match, 6 tag_mismatch (GCM decrypt: the verdict on the
-                          received tag; both 0 until it is known), 7 gcm_error (GCM
-                          lengths that cannot be: TAG_BYTES not 4, 8, 12..16, IV_BYTES 0);
+                          5 tag_match, 6 tag_mismatch (GCM decrypt, CMAC verify: the
+                          verdict on the received tag; both 0 until it is known),
+                          7 gcm_error (lengths that cannot be: GCM's TAG_BYTES not 4, 8,
+                          12..16 or IV_BYTES 0; CMAC's TAG_BYTES not 4..16);
                           with a seed port: 8 seed_pending (a loaded seed not yet taken),
                           9 seeded (the core took a seed since reset or clear)
     0x08  INFO        R   bits 7:0 block bytes, 15:8 key bytes, 22:16 modes 0..6 the
                           system runs (bit = Mode value; 5 and 6: GCM; every mode: MODES),
                           25:24 key interface (0 none, 1 stream, 2 per block), 26 the core
                           needs a seed, 30:27 its words (SEED[0..n-1])
-    0x0C  MODES       R   every mode the system runs (bit = Mode value: 7 OFB, 8 and 9 CFB)
+    0x0C  MODES       R   every mode the system runs (bit = Mode value: 7 OFB, 8 and 9 CFB,
+                          10 and 11 CMAC generate and verify)
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -29,11 +31,12 @@ first four bytes)::
     0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0); GCM with a
                           12-byte IV: its bytes in IV[0..2]
     0x60  AAD_BYTES   RW  GCM: bytes of AAD on the stream (after the IV, if any)
-    0x64  TEXT_BYTES  RW  GCM: bytes of plaintext (ciphertext) on the stream
+    0x64  TEXT_BYTES  RW  GCM: bytes of plaintext (ciphertext) on the stream; CMAC: the
+                          message's bytes
     0x68  IV_BYTES    RW  GCM: the IV's length (reset 12: from IV[0..2]; any other
                           length >= 1: the IV comes first on the stream)
-    0x6C  TAG_BYTES   RW  GCM: the tag's length, 4, 8 or 12..16 (reset 16)
-    0x70-0x7C TAG[0..3]   R   GCM encrypt: the tag, word 0 first (0 until the message
+    0x6C  TAG_BYTES   RW  GCM: the tag's length, 4, 8 or 12..16 (reset 16); CMAC: 4..16
+    0x70-0x7C TAG[0..3]   R   GCM encrypt, CMAC generate: the tag, word 0 first (0 until the message
                           ends, when decrypting, and after the next start)
     0x80-0x9C SEED[0..7]  W   with a seed port: the seed, word 0 first (its top bits;
                           reads return 0); write while STATUS.seed_pending is 0
@@ -42,6 +45,13 @@ GCM (:mod:`cipherfab.hw.gcm.gcm`): the lengths are set before ``start``.  The in
 (when IV_BYTES is not 12), the AAD, the text and, decrypting, the tag: each padded with
 zero bytes to whole blocks but the stream's last, whose ``tlast`` ends the message.  The
 output holds the text (encrypting: padded to whole blocks) and, encrypting, the tag.
+
+CMAC (SP 800-38B, the same layer): TEXT_BYTES and TAG_BYTES are set before ``start``.  The
+input stream holds the message, its last block padded with ``10*`` (a 0x80 byte, then zero
+bytes) when it is partial, an empty message as one such block, and, verifying, the tag
+(TAG_BYTES of it) last.  Generating, the output is the tag alone (TAG_BYTES, ``tlast``);
+verifying, nothing: the verdict is STATUS.tag_match or tag_mismatch, the computed tag is
+never shown.
 
 Key hygiene (as OpenTitan's AES promises): the key and IV registers are write-only;
 ``clear`` (and reset) zeroizes them and resets the accelerator (FIFOs, mode engine, core

@@ -1,0 +1,366 @@
+"""NIST ACVP JSON test vectors (usnistgov/ACVP-Server, ``gen-val/json-files/<ALGO>/``) for AES,
+read into the records the existing runs take: ECB and CBC as :class:`~.records.VectorRecord`
+for the core (``sim --vectors``), OFB and CFB128 likewise for the system (``sim --mode
+ofb|cfb``), GCM as :class:`~.gcm_record.GcmRecord` (``sim --mode gcm``).
+
+Layout: a vector set ``{"vsId", "algorithm": "ACVP-AES-GCM", "revision", "testGroups": [...]}``,
+or a JSON list whose element with ``testGroups`` is the vector set.  A group has ``tgId``,
+``testType`` (AFT, MCT), ``direction`` (encrypt, decrypt), ``keyLen`` and for GCM ``ivGen``,
+``ivLen``, ``payloadLen``, ``aadLen``, ``tagLen`` (bits); each of its ``tests`` a ``tcId`` and
+hex ``key``, ``iv``, ``pt``, ``ct`` (for GCM also ``aad``, ``tag``).
+
+Two forms.  ``internalProjection.json`` holds inputs and answers together; a GCM decrypt
+test whose ``testPassed`` is false has a tag that must be refused.  ``prompt.json`` holds the
+inputs and ``expectedResults.json``, in the same folder, the answers by tcId (``ct`` and
+``tag``, ``pt``, or ``testPassed`` false).  Name the prompt and both are read; an answers
+file named alone, or a prompt without its answers beside it, is refused.
+
+Skipped with the reason, never passed: Monte-Carlo tests (MCT: not run from ACVP files) and
+GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to
+give).  CTR vector sets are refused: ``sim`` has no CTR vector run.  Anything else wrong is
+one line naming the file, the line of the tcId or tgId, and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+
+from .gcm_record import GcmRecord
+from .records import VectorRecord, fail, read_lines
+
+__all__ = ["parse_acvp", "acvp_algorithm", "acvp_cipher_named", "ACVP_MODES"]
+
+#: the ACVP algorithms read, and the mode each one is
+ACVP_MODES = {"ACVP-AES-ECB": "ECB", "ACVP-AES-CBC": "CBC", "ACVP-AES-OFB": "OFB",
+              "ACVP-AES-CFB128": "CFB128", "ACVP-AES-GCM": "GCM"}
+#: the command each mode's vector sets run with
+_RUN_WITH = {"ECB": "sim --vectors", "CBC": "sim --vectors", "OFB": "sim --mode ofb",
+             "CFB128": "sim --mode cfb", "GCM": "sim --mode gcm"}
+MCT_SKIP = "Monte-Carlo tests (MCT: not run from ACVP files)"
+INTERNAL_IV_SKIP = "GCM tests whose IV the implementation makes (ivGen internal: no IV to give)"
+BITS_SKIP = "GCM lengths that are not whole bytes (the system takes bytes)"
+_BLOCK = 16
+_HEX = re.compile(r"[0-9a-fA-F]*")
+_IDS = re.compile(r'"(tcId|tgId)"\s*:\s*(\d+)')
+
+
+@dataclass
+class _File:
+    """One ACVP JSON file: its vector set, and the line of each tcId and tgId in it."""
+
+    path: str
+    vs: dict
+    lines: dict
+
+    def line(self, kind: str, n) -> int:
+        return self.lines.get((kind, n), 0)
+
+    @property
+    def algorithm(self) -> str:
+        alg = self.vs.get("algorithm")
+        if not isinstance(alg, str) or not alg:
+            raise fail(self.path, None, "an ACVP vector set without an algorithm")
+        return alg
+
+
+@dataclass
+class _Group:
+    """One test group's fields."""
+
+    path: str
+    line: int
+    tg: int
+    raw: dict
+
+    def bad(self, problem: str):
+        return fail(self.path, self.line, f"tgId {self.tg}: {problem}")
+
+    @property
+    def direction(self) -> str:
+        d = self.raw.get("direction")
+        if d not in ("encrypt", "decrypt"):
+            raise self.bad(f"direction {d!r} (expected encrypt or decrypt)")
+        return d
+
+    @property
+    def test_type(self) -> str:
+        t = self.raw.get("testType")
+        if not isinstance(t, str):
+            raise self.bad(f"testType {t!r} (a name such as AFT or MCT)")
+        return t
+
+    def bits(self, name: str) -> int | None:
+        v = self.raw.get(name)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise self.bad(f"{name} is not a number of bits: {v!r}")
+        return v
+
+
+@dataclass
+class _Test:
+    """One test's fields, each with the file and line it came from (a prompt's answers come
+    from expectedResults.json)."""
+
+    tg: int
+    tc: int
+    values: dict
+    origin: dict
+    path: str
+    line: int
+    paired: bool
+
+    def bad(self, name: str | None, problem: str):
+        path, line = self.origin.get(name, (self.path, self.line))
+        return fail(path, line, f"tgId {self.tg}, tcId {self.tc}: {problem}")
+
+    def hex(self, name: str, empty: bool = False) -> bytes:
+        if name not in self.values:
+            raise self.bad(None, f"no {name}" + (" (in the prompt or its expectedResults.json)"
+                                                 if self.paired else ""))
+        v = self.values[name]
+        if not isinstance(v, str) or not _HEX.fullmatch(v):
+            raise self.bad(name, f"{name} is not hex: {str(v)[:40]!r}")
+        if len(v) % 2:
+            raise self.bad(name, f"{name} has an odd number of hex digits ({len(v)})")
+        if not v and not empty:
+            raise self.bad(name, f"{name} is empty")
+        return bytes.fromhex(v)
+
+
+def _looks_like_json(lines: list[str]) -> bool:
+    head = "".join("\n".join(lines[:20]).split())
+    return head.startswith(("{", "[{", "[]"))
+
+
+def _vector_set(doc) -> dict | None:
+    if isinstance(doc, list):
+        doc = next((d for d in doc if isinstance(d, dict) and "testGroups" in d), None)
+    return doc if isinstance(doc, dict) and "testGroups" in doc else None
+
+
+def _load(path, lines: list[str]):
+    try:
+        return json.loads("\n".join(lines))
+    except (ValueError, RecursionError) as e:
+        problem = getattr(e, "msg", None) or type(e).__name__
+        raise fail(path, getattr(e, "lineno", None), f"not valid JSON: {problem}") from None
+
+
+def acvp_algorithm(path, lines: list[str] | None = None) -> str | None:
+    """The algorithm an ACVP vector set names (``"ACVP-AES-GCM"``), or None for a file that
+    is not one; a file that starts as JSON but does not parse is refused in one line."""
+    lines = read_lines(path) if lines is None else lines
+    if not _looks_like_json(lines):
+        return None
+    vs = _vector_set(_load(path, lines))
+    if vs is None or not ("vsId" in vs or str(vs.get("algorithm", "")).startswith("ACVP-")):
+        return None
+    alg = vs.get("algorithm")
+    return alg if isinstance(alg, str) and alg else "unnamed"
+
+
+def acvp_cipher_named(lines: list[str]) -> str | None:
+    """The cipher an ACVP vector set names: ``AES`` for ``ACVP-AES-ECB``, ``TDES`` for
+    ``ACVP-TDES-CBC``; None if it names none."""
+    try:
+        vs = _vector_set(json.loads("\n".join(lines)))
+    except (ValueError, RecursionError):
+        return None
+    m = re.match(r"ACVP-([A-Za-z0-9]+)", str((vs or {}).get("algorithm", "")))
+    return m.group(1) if m else None
+
+
+def _read(path) -> _File:
+    lines = read_lines(path)
+    if not _looks_like_json(lines):
+        raise fail(path, None, "not an ACVP JSON file (it does not start with { or [)")
+    vs = _vector_set(_load(path, lines))
+    if vs is None:
+        raise fail(path, None, "not an ACVP vector set (no testGroups)")
+    if not isinstance(vs["testGroups"], list) or not vs["testGroups"]:
+        raise fail(path, None, "no test groups (testGroups is empty or not a list)")
+    ids = {}
+    for n, line in enumerate(lines, 1):
+        for m in _IDS.finditer(line):
+            ids.setdefault((m.group(1), int(m.group(2))), n)
+    return _File(str(path), vs, ids)
+
+
+def _mode(f: _File, modes) -> str:
+    """The mode of the vector set's algorithm; another algorithm, or a mode the caller does
+    not run, is refused, naming the command that runs it."""
+    alg = f.algorithm
+    mode = ACVP_MODES.get(alg)
+    if alg == "ACVP-AES-CTR":
+        raise fail(f.path, None, "ACVP-AES-CTR vector sets are not run: sim has no CTR vector run "
+                                 "(ACVP ECB, CBC, OFB, CFB128 and GCM sets are)")
+    if mode is None:
+        raise fail(f.path, None, f"{alg} is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128 "
+                                 f"and -GCM are)")
+    if modes is not None and mode not in modes:
+        raise fail(f.path, None, f"an {alg} vector set, not {' or '.join(modes)}: run it with "
+                                 f"{_RUN_WITH[mode]}")
+    return mode
+
+
+def _tests_of(g) -> list:
+    """A group's tests, or none if the group or its tests are malformed (refused later)."""
+    tests = g.get("tests") if isinstance(g, dict) else None
+    return tests if isinstance(tests, list) else []
+
+
+def _answered(g, t) -> bool:
+    """Whether a test carries its answer (an internalProjection) or only its inputs."""
+    if not isinstance(g, dict) or not isinstance(t, dict):
+        return False
+    if "resultsArray" in t or "testPassed" in t:
+        return True
+    return ("pt" if g.get("direction") == "decrypt" else "ct") in t
+
+
+def _answers(f: _File) -> _File | None:
+    """The expectedResults.json beside a prompt; None when the answers are inline."""
+    groups = f.vs["testGroups"]
+    if all(isinstance(g, dict) and "direction" not in g and "testType" not in g for g in groups):
+        raise fail(f.path, None, "an ACVP expectedResults file (answers only): name its "
+                                 "prompt.json (this file beside it as expectedResults.json) or "
+                                 "an internalProjection.json")
+    if any(_answered(g, t) for g in groups for t in _tests_of(g)):
+        return None
+    beside = os.path.join(os.path.dirname(f.path), "expectedResults.json")
+    if not os.path.isfile(beside):
+        raise fail(f.path, None, "an ACVP prompt (inputs only) without its answers: no "
+                                 "expectedResults.json beside it")
+    ans = _read(beside)
+    if (ans.algorithm, ans.vs.get("vsId")) != (f.algorithm, f.vs.get("vsId")):
+        raise fail(beside, None, f"the answers of {ans.algorithm} vsId {ans.vs.get('vsId')}, "
+                                 f"but the prompt is {f.algorithm} vsId {f.vs.get('vsId')}")
+    return ans
+
+
+def _answer_index(ans: _File) -> dict:
+    index = {}
+    for g in ans.vs["testGroups"]:
+        for t in _tests_of(g):
+            if isinstance(t, dict) and isinstance(t.get("tcId"), int):
+                index[t["tcId"]] = t
+    return index
+
+
+def _groups(f: _File):
+    for raw in f.vs["testGroups"]:
+        if not isinstance(raw, dict):
+            raise fail(f.path, None, "a test group that is not a JSON object")
+        tg = raw.get("tgId")
+        if not isinstance(tg, int) or isinstance(tg, bool):
+            raise fail(f.path, None, f"a test group without a tgId number ({str(tg)[:20]!r})")
+        g = _Group(f.path, f.line("tgId", tg), tg, raw)
+        if not isinstance(raw.get("tests"), list):
+            raise g.bad("no tests list")
+        yield g
+
+
+def _tests(f: _File, g: _Group, ans: _File | None, index: dict):
+    for raw in g.raw["tests"]:
+        tc = raw.get("tcId") if isinstance(raw, dict) else None
+        if not isinstance(tc, int) or isinstance(tc, bool):
+            raise g.bad(f"a test without a tcId number ({str(tc)[:20]!r})")
+        line = f.line("tcId", tc)
+        values, origin = dict(raw), {k: (f.path, line) for k in raw}
+        if ans is not None and tc in index:
+            values.update(index[tc])
+            origin.update({k: (ans.path, ans.line("tcId", tc)) for k in index[tc]})
+        yield _Test(g.tg, tc, values, origin, f.path, line, ans is not None)
+
+
+def _key(t: _Test, g: _Group) -> bytes:
+    key, bits = t.hex("key"), g.bits("keyLen")
+    if len(key) not in (16, 24, 32):
+        raise t.bad("key", f"key is {len(key)} bytes; AES keys are 16, 24 or 32")
+    if bits is not None and 8 * len(key) != bits:
+        raise t.bad("key", f"key has {8 * len(key)} bits, its group's keyLen is {bits}")
+    return key
+
+
+def _blocks(t: _Test, name: str) -> list[bytes]:
+    data = t.hex(name)
+    if len(data) % _BLOCK:
+        raise t.bad(name, f"{name} is {len(data)} bytes, not a whole number of "
+                          f"{_BLOCK}-byte blocks")
+    return [data[i:i + _BLOCK] for i in range(0, len(data), _BLOCK)]
+
+
+def _block_record(t: _Test, g: _Group, mode: str) -> VectorRecord:
+    """An ECB, CBC, OFB or CFB128 test; a Monte-Carlo one carries its skip reason."""
+    decrypt = g.direction == "decrypt"
+    common = dict(mode=mode, decrypt=decrypt, key=_key(t, g), file=t.path, line=t.line,
+                  count=t.tc, section=f"tgId {g.tg} {g.direction}", format="acvp",
+                  cipher_named="AES")
+    if g.test_type == "MCT":
+        seed = _blocks(t, "ct" if decrypt else "pt")[:1]
+        return VectorRecord(kind="mct", iv=None, plaintext=seed, ciphertext=seed, skip=MCT_SKIP,
+                            **common)
+    if g.test_type != "AFT":
+        raise g.bad(f"testType {g.test_type!r} (expected AFT or MCT)")
+    iv = None
+    if mode != "ECB":
+        iv = t.hex("iv")
+        if len(iv) != _BLOCK:
+            raise t.bad("iv", f"iv is {len(iv)} bytes, not one {_BLOCK}-byte block")
+    pt, ct = _blocks(t, "pt"), _blocks(t, "ct")
+    if len(pt) != len(ct):
+        raise t.bad("ct", f"pt has {len(pt)} blocks, ct {len(ct)}")
+    kind = "mmt" if g.raw.get("internalTestType") == "MMT" or len(pt) > 1 else "kat"
+    return VectorRecord(kind=kind, iv=iv, plaintext=pt, ciphertext=ct, **common)
+
+
+_GCM_LENGTHS = {"iv": "ivLen", "aad": "aadLen", "pt": "payloadLen", "ct": "payloadLen",
+                "tag": "tagLen"}
+
+
+def _gcm_record(t: _Test, g: _Group) -> GcmRecord:
+    """A GCM test: encrypt (ciphertext and tag compared) or decrypt (the verdict and the
+    plaintext); an internal-IV or bit-length one carries its skip reason."""
+    encrypt = g.direction == "encrypt"
+    if g.test_type != "AFT":
+        raise g.bad(f"testType {g.test_type!r} (GCM groups are AFT)")
+    key, where = _key(t, g), dict(file=t.path, line=t.line, count=t.tc, encrypt=encrypt,
+                                  label=f"tgId {g.tg} {g.direction}, tcId {t.tc}")
+    skip = (INTERNAL_IV_SKIP if g.raw.get("ivGen") == "internal" else
+            BITS_SKIP if any((g.bits(n) or 0) % 8 for n in set(_GCM_LENGTHS.values())) else None)
+    if skip:
+        return GcmRecord(key, b"", b"", None, b"", b"", skip=skip, **where)
+    refused = t.values.get("testPassed") is False and not encrypt
+    if "testPassed" in t.values and not isinstance(t.values["testPassed"], bool):
+        raise t.bad("testPassed", f"testPassed is not true or false: {t.values['testPassed']!r}")
+    fields = {n: t.hex(n, empty=(n in ("aad", "pt", "ct"))) for n in ("iv", "aad", "ct", "tag")}
+    fields["pt"] = None if refused else t.hex("pt", empty=True)
+    for name, length in _GCM_LENGTHS.items():
+        bits = g.bits(length)
+        have = None if fields[name] is None else 8 * len(fields[name])
+        if have is not None and bits is not None and have != bits:
+            raise t.bad(name, f"{name} has {have} bits, its group's {length} is {bits}")
+    return GcmRecord(key, fields["iv"], fields["aad"], fields["pt"], fields["ct"], fields["tag"],
+                     **where)
+
+
+def parse_acvp(path, modes=None) -> list:
+    """Every test of an ACVP vector set (an internalProjection, or a prompt with its
+    expectedResults.json beside it), in file order: :class:`VectorRecord` for ECB, CBC, OFB
+    and CFB128, :class:`GcmRecord` for GCM.  ``modes``: the modes the caller runs
+    (``("ECB", "CBC")`` for a core, ``("OFB",)``, ``("GCM",)``); a set of another is refused,
+    naming the command that runs it."""
+    f = _read(path)
+    mode = _mode(f, modes)
+    ans = _answers(f)
+    index = _answer_index(ans) if ans else {}
+    records = []
+    for g in _groups(f):
+        for t in _tests(f, g, ans, index):
+            records.append(_gcm_record(t, g) if mode == "GCM" else _block_record(t, g, mode))
+    if not records:
+        raise fail(path, None, "no tests in its test groups")
+    return records

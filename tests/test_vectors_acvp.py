@@ -1,0 +1,407 @@
+"""NIST ACVP JSON vector sets (cipherfab.vectors.acvp), built here with ``cryptography`` as the
+reference: AES ECB, CBC, OFB, CFB128 and GCM read from an internalProjection and from a
+prompt with its expectedResults.json (also in the server's list wrapper), Monte-Carlo tests
+and internal-IV GCM groups skipped with their reasons, every malformed file one line; then
+``cipherfab sim`` on the core (ECB, CBC) and through the system (GCM, OFB, CFB128), where
+one changed byte fails the run with exit 1 naming the record."""
+
+import copy
+import json
+
+import pytest
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from cipherfab.cli import main
+from cipherfab.errors import CipherfabError
+from cipherfab.vectors import ReferenceEngine, exit_code, run_files
+from cipherfab.vectors.acvp import BITS_SKIP, INTERNAL_IV_SKIP, MCT_SKIP, parse_acvp
+from cipherfab.vectors.gcm import read_gcm, run_gcm_files
+from cipherfab.vectors.parsers import cipher_named, detect_format
+
+CORE = ["aes", "--sbox", "rom", "--direction", "both"]      # the core and system other tests build
+MODES = {"ECB": lambda iv: modes.ECB(), "CBC": modes.CBC, "OFB": OFB, "CFB128": CFB}
+
+
+def _bytes(seed: int, n: int) -> bytes:
+    return bytes((seed * 29 + 7 * i) % 256 for i in range(n))
+
+
+def _hex(data: bytes) -> str:
+    return data.hex().upper()
+
+
+def _aes(key, mode, data, decrypt=False):
+    c = Cipher(algorithms.AES(key), mode)
+    op = c.decryptor() if decrypt else c.encryptor()
+    return op.update(data) + op.finalize()
+
+
+def vector_set(alg: str, groups: list) -> dict:
+    return {"vsId": 7, "algorithm": alg, "revision": "1.0", "isSample": False, "testGroups": groups}
+
+
+def block_set(mode: str) -> dict:
+    """An internalProjection of ``mode``: two encrypt tests (AES-128), two 3-block decrypt
+    tests (AES-128), two AES-256 tests (another key size on a 128-bit core), one MCT test."""
+    groups, tc = [], 0
+    for tg, (direction, bits, blocks) in enumerate(
+            [("encrypt", 128, 1), ("decrypt", 128, 3), ("encrypt", 256, 2)], 1):
+        tests = []
+        for _ in range(2):
+            tc += 1
+            key, iv, pt = _bytes(tc, bits // 8), _bytes(100 + tc, 16), _bytes(200 + tc, 16 * blocks)
+            ct = _aes(key, MODES[mode](iv), pt)
+            t = {"tcId": tc, "key": _hex(key), "pt": _hex(pt), "ct": _hex(ct)}
+            if mode != "ECB":
+                t["iv"] = _hex(iv)
+            tests.append(t)
+        groups.append({"tgId": tg, "testType": "AFT", "internalTestType": "AFT",
+                       "direction": direction, "keyLen": bits, "tests": tests})
+    key, pt, ct = (_hex(_bytes(i, 16)) for i in (1, 2, 3))
+    mct = {"tcId": tc + 1, "key": key, "pt": pt, "resultsArray": [{"key": key, "pt": pt, "ct": ct}]}
+    groups.append({"tgId": 4, "testType": "MCT", "direction": "encrypt", "keyLen": 128,
+                   "tests": [mct]})
+    return vector_set(f"ACVP-AES-{mode}", groups)
+
+
+def _gcm(key, iv, aad, pt, tag_bytes):
+    e = Cipher(algorithms.AES(key), modes.GCM(iv, min_tag_length=4)).encryptor()
+    e.authenticate_additional_data(aad)
+    ct = e.update(pt) + e.finalize()
+    return ct, e.tag[:tag_bytes]
+
+
+def gcm_set() -> dict:
+    """Two encrypt tests; a decrypt group (96-bit IVs, 32-bit tags) with one tag that must be
+    refused; an internal-IV group; an AES-256 group."""
+    shapes = [("encrypt", 128, 96, 128, 120, 128, "external", 2),
+              ("decrypt", 128, 120, 120, 0, 32, "external", 3),
+              ("encrypt", 128, 96, 128, 0, 128, "internal", 2),
+              ("encrypt", 256, 96, 0, 128, 128, "external", 1)]
+    groups, tc = [], 0
+    for tg, (direction, bits, iv_len, pt_len, aad_len, tag_len, iv_gen, n) in enumerate(shapes, 1):
+        tests = []
+        for i in range(n):
+            tc += 1
+            key, iv = _bytes(tc, bits // 8), _bytes(50 + tc, iv_len // 8)
+            aad, pt = _bytes(60 + tc, aad_len // 8), _bytes(70 + tc, pt_len // 8)
+            ct, tag = _gcm(key, iv, aad, pt, tag_len // 8)
+            passed = not (direction == "decrypt" and i == 1)
+            if not passed:
+                tag = bytes([tag[0] ^ 0x80]) + tag[1:]
+            tests.append({"tcId": tc, "testPassed": passed, "deferred": False, "pt": _hex(pt),
+                          "key": _hex(key), "aad": _hex(aad), "iv": _hex(iv), "ct": _hex(ct),
+                          "tag": _hex(tag)})
+        groups.append({"tgId": tg, "testType": "AFT", "direction": direction, "keyLen": bits,
+                       "ivLen": iv_len, "ivGen": iv_gen, "ivGenMode": "8.2.2", "payloadLen": pt_len,
+                       "aadLen": aad_len, "tagLen": tag_len, "tests": tests})
+    return vector_set("ACVP-AES-GCM", groups)
+
+
+def split(vs: dict) -> tuple[dict, dict]:
+    """(prompt, expectedResults) of an internalProjection, as the server writes them."""
+    prompt = copy.deepcopy(vs)
+    answers = {k: v for k, v in vs.items() if k != "testGroups"}
+    answers["testGroups"] = []
+    for g in prompt["testGroups"]:
+        encrypt, out = g["direction"] == "encrypt", []
+        for t in g["tests"]:
+            a, passed = {"tcId": t["tcId"]}, t.pop("testPassed", True)
+            t.pop("deferred", None)
+            for name in (("ct", "tag") if encrypt else ("pt",)) + ("resultsArray",):
+                if name in t:
+                    a[name] = t.pop(name)
+            if not passed:
+                a = {"tcId": t["tcId"], "testPassed": False}
+            out.append(a)
+        answers["testGroups"].append({"tgId": g["tgId"], "tests": out})
+    return prompt, answers
+
+
+def write(folder, name: str, doc, wrap: bool = False):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(json.dumps([{"acvVersion": "1.0"}, doc] if wrap else doc, indent=2))
+    return path
+
+
+def both_forms(tmp_path, vs: dict, wrap: bool = False):
+    """The internalProjection and the prompt (with expectedResults.json beside it)."""
+    prompt, answers = split(vs)
+    write(tmp_path / "pair", "expectedResults.json", answers, wrap)
+    return (write(tmp_path / "projection", "internalProjection.json", vs, wrap),
+            write(tmp_path / "pair", "prompt.json", prompt, wrap))
+
+
+def line_of(path, tc: int) -> int:
+    lines = path.read_text().splitlines()
+    return next(n for n, ln in enumerate(lines, 1) if f'"tcId": {tc},' in ln)
+
+
+def unplaced(records) -> list[dict]:
+    """The records' fields but the file and line (the two forms place them differently)."""
+    return [{k: v for k, v in r.__dict__.items() if k not in ("file", "line")} for r in records]
+
+
+@pytest.mark.parametrize("mode", ["ECB", "CBC", "OFB", "CFB128"])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_block_modes_read_alike_from_both_forms(tmp_path, mode, wrap):
+    projection, prompt = both_forms(tmp_path, block_set(mode), wrap)
+    records = parse_acvp(projection)
+    assert unplaced(records) == unplaced(parse_acvp(prompt))
+    r = records[2]                                   # tcId 3: the decrypt group's first test
+    assert (r.mode, r.decrypt, r.kind, r.count, r.format) == (mode, True, "mmt", 3, "acvp")
+    assert r.label == "tcId 3, tgId 2 decrypt"
+    assert r.where == f"{projection} line {line_of(projection, 3)}"
+    assert len(r.plaintext) == 3 and b"".join(r.ciphertext) == \
+        _aes(r.key, MODES[mode](r.iv), b"".join(r.plaintext))
+    assert (r.iv is None) == (mode == "ECB")
+    assert [(x.kind, x.skip) for x in records[-1:]] == [("mct", MCT_SKIP)]
+    assert sum(x.skip is None for x in records) == 6
+
+
+def test_ecb_and_cbc_pass_on_the_reference_and_mct_is_skipped(tmp_path):
+    files = [write(tmp_path / m, "internalProjection.json", block_set(m)) for m in ("ECB", "CBC")]
+    assert [detect_format(f) for f in files] == ["acvp", "acvp"]
+    assert cipher_named(files[0]) == "AES"
+    reports = run_files(files, ReferenceEngine(128, "both"), other_key_sizes="skip")
+    for rep in reports:
+        assert (rep.passed, rep.failed, rep.skipped) == (4, 0, 3), rep.summary
+        assert f"1 x {MCT_SKIP}" in rep.skip_reasons
+    bad = block_set("ECB")
+    t = bad["testGroups"][0]["tests"][1]
+    t["ct"] = ("0" if t["ct"][0] != "0" else "1") + t["ct"][1:]
+    (rep,) = run_files([write(tmp_path, "bad.json", bad)], ReferenceEngine(128, "both"),
+                       other_key_sizes="skip")
+    assert (rep.passed, rep.failed) == (3, 1) and "tcId 2, tgId 1 encrypt" in rep.first_failure
+
+
+def reference(key, decrypt, iv, aad, data, tag, tag_bytes):
+    """GCM by ``cryptography``, in the form run_gcm_files calls."""
+    if not decrypt:
+        ct, t = _gcm(key, iv, aad, data, tag_bytes)
+        return ct, t, None
+    d = Cipher(algorithms.AES(key), modes.GCM(iv, tag, min_tag_length=len(tag))).decryptor()
+    d.authenticate_additional_data(aad)
+    try:
+        return d.update(data) + d.finalize(), None, True
+    except InvalidTag:
+        return b"", None, False
+
+
+def test_gcm_both_forms_pass_on_the_reference_and_internal_ivs_are_skipped(tmp_path):
+    projection, prompt = both_forms(tmp_path, gcm_set())
+    a, b = read_gcm(projection), read_gcm(prompt)
+    assert unplaced(a) == unplaced(b) and len(a) == 8
+    refused = a[3]                                    # tcId 4: the decrypt group's second test
+    assert refused.plaintext is None and not refused.encrypt and len(refused.tag) == 4
+    assert refused.where == f"{projection} line {line_of(projection, 4)} (tgId 2 decrypt, tcId 4)"
+    assert [r.skip for r in a[5:7]] == [INTERNAL_IV_SKIP] * 2
+    for rep in run_gcm_files([projection, prompt], reference, 128):
+        assert (rep.passed, rep.failed, rep.skipped) == (5, 0, 3), rep.summary
+        assert rep.skip_reasons == [INTERNAL_IV_SKIP, "256-bit keys (the core takes 128)"]
+
+    def accepts_all(*args):
+        out, tag, ok = reference(*args)
+        return out, tag, True if args[1] else ok
+    (rep,) = run_gcm_files([projection], accepts_all, 128)
+    assert rep.failed == 5 and "tgId 1 encrypt, tcId 1" in rep.first_failure
+
+
+def test_a_set_of_internal_ivs_only_is_never_passed(tmp_path):
+    vs = gcm_set()
+    vs["testGroups"] = vs["testGroups"][2:3]
+    reports = run_gcm_files([write(tmp_path, "internalProjection.json", vs)], reference, 128)
+    assert (reports[0].passed, reports[0].skipped) == (0, 2)
+    with pytest.raises(CipherfabError, match="ivGen internal"):
+        exit_code(reports)
+
+
+def test_gcm_lengths_that_are_not_whole_bytes_are_skipped(tmp_path):
+    vs = gcm_set()
+    vs["testGroups"][0]["payloadLen"] = 121
+    records = parse_acvp(write(tmp_path, "internalProjection.json", vs))
+    assert [r.skip for r in records[:2]] == [BITS_SKIP] * 2 and records[2].skip is None
+
+
+def _ecb():
+    return block_set("ECB")
+
+
+MALFORMED = [
+    ("truncated", lambda: json.dumps(_ecb(), indent=2)[:200], "not valid JSON"),
+    ("ccm", lambda: {**_ecb(), "algorithm": "ACVP-AES-CCM"}, "ACVP-AES-CCM is not supported"),
+    ("ctr", lambda: {**_ecb(), "algorithm": "ACVP-AES-CTR"}, "ACVP-AES-CTR vector sets are not run"),
+    ("no algorithm", lambda: {k: v for k, v in _ecb().items() if k != "algorithm"},
+     "without an algorithm"),
+    ("no groups", lambda: {**_ecb(), "testGroups": []}, "no test groups"),
+    ("list without a set", lambda: [{"acvVersion": "1.0"}], "not an ACVP vector set"),
+    ("nested too deep", lambda: '[{"a": ' + "[" * 100000 + "]" * 100000 + "}]", "not valid JSON"),
+]
+
+
+def _mutate(path: str, value, mode="ECB"):
+    """A one-field change to test 1 (or its group, ``g.`` paths) of a ``mode`` set."""
+    vs = block_set(mode)
+    where = vs["testGroups"][0] if path.startswith("g.") else vs["testGroups"][0]["tests"][0]
+    name = path.removeprefix("g.")
+    if value is None:
+        del where[name]
+    else:
+        where[name] = value
+    return vs
+
+
+FIELD_CASES = [
+    ("key", "ZZ" * 16, "tcId 1: key is not hex: 'ZZZZ", "ECB"),
+    ("key", "0" * 31, "odd number of hex digits (31)", "ECB"),
+    ("key", "00" * 24, "key has 192 bits, its group's keyLen is 128", "ECB"),
+    ("key", "00" * 20, "key is 20 bytes; AES keys are 16, 24 or 32", "ECB"),
+    ("pt", "00" * 15, "pt is 15 bytes, not a whole number of 16-byte blocks", "ECB"),
+    ("pt", "00" * 32, "pt has 2 blocks, ct 1", "ECB"),
+    ("ct", None, "tgId 1, tcId 1: no ct", "ECB"),
+    ("iv", "00" * 8, "iv is 8 bytes, not one 16-byte block", "CBC"),
+    ("tcId", "one", "a test without a tcId number", "ECB"),
+    ("g.direction", "sideways", "direction 'sideways' (expected encrypt or decrypt)", "ECB"),
+    ("g.testType", "LOL", "testType 'LOL' (expected AFT or MCT)", "ECB"),
+    ("g.keyLen", "128", "keyLen is not a number of bits: '128'", "ECB"),
+    ("g.tests", {}, "tgId 1: no tests list", "ECB"),
+    ("g.tests", 5, "tgId 1: no tests list", "ECB"),
+    ("g.tgId", None, "a test group without a tgId number", "ECB"),
+]
+
+
+def _one_line_error(path, modes=None) -> str:
+    with pytest.raises(CipherfabError) as e:
+        parse_acvp(path, modes)
+    text = str(e.value)
+    assert "\n" not in text and text.startswith(str(path)), text
+    return text
+
+
+@pytest.mark.parametrize("name, doc, words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_set_is_one_line(tmp_path, name, doc, words):
+    f = tmp_path / "set.json"
+    made = doc()
+    f.write_text(made if isinstance(made, str) else json.dumps(made, indent=2))
+    assert words in _one_line_error(f)
+
+
+@pytest.mark.parametrize("field, value, words, mode", FIELD_CASES)
+def test_a_bad_field_is_one_line_naming_its_test(tmp_path, field, value, words, mode):
+    f = write(tmp_path, "internalProjection.json", _mutate(field, value, mode))
+    text = _one_line_error(f)
+    assert words in text, text
+    if not field.startswith(("g.", "tcId")):
+        assert text.startswith(f"{f} line {line_of(f, 1)}: tgId 1, tcId 1: ")
+
+
+GCM_CASES = [
+    ("iv", "00" * 11, "iv has 88 bits, its group's ivLen is 96"),
+    ("tag", "00" * 15, "tag has 120 bits, its group's tagLen is 128"),
+    ("testPassed", "no", "testPassed is not true or false: 'no'"),
+    ("aad", "XY", "aad is not hex"),
+]
+
+
+@pytest.mark.parametrize("field, value, words", GCM_CASES)
+def test_a_bad_gcm_field_is_one_line(tmp_path, field, value, words):
+    vs = gcm_set()
+    vs["testGroups"][0]["tests"][0][field] = value
+    f = write(tmp_path, "internalProjection.json", vs)
+    assert words in _one_line_error(f)
+
+
+def test_the_pair_is_refused_when_it_is_not_whole(tmp_path):
+    prompt, answers = split(block_set("ECB"))
+    lone = write(tmp_path / "lone", "prompt.json", prompt)
+    assert "an ACVP prompt (inputs only) without its answers: no expectedResults.json" in \
+        _one_line_error(lone)
+    exp = write(tmp_path / "pair", "expectedResults.json", answers)
+    assert "an ACVP expectedResults file (answers only): name its prompt.json" in \
+        _one_line_error(exp)
+    write(tmp_path / "pair", "expectedResults.json", {**answers, "vsId": 8})
+    with pytest.raises(CipherfabError) as e:
+        parse_acvp(write(tmp_path / "pair", "prompt.json", prompt))
+    assert str(e.value) == \
+        f"{exp}: the answers of ACVP-AES-ECB vsId 8, but the prompt is ACVP-AES-ECB vsId 7"
+    del answers["testGroups"][0]["tests"][1]["ct"]                   # a missing answer
+    write(tmp_path / "pair", "expectedResults.json", answers)
+    assert "tgId 1, tcId 2: no ct (in the prompt or its expectedResults.json)" in \
+        _one_line_error(tmp_path / "pair" / "prompt.json")
+    answers["testGroups"][0]["tests"][0]["ct"] = "QQ"    # a bad answer: its own file's line
+    write(tmp_path / "pair", "expectedResults.json", answers)
+    with pytest.raises(CipherfabError) as e:
+        parse_acvp(tmp_path / "pair" / "prompt.json")
+    assert str(e.value).startswith(f"{exp} line {line_of(exp, 1)}: tgId 1, tcId 1: ct is not hex")
+
+
+def test_a_set_for_another_run_names_the_command(tmp_path, capsys):
+    gcm = write(tmp_path / "g", "internalProjection.json", gcm_set())
+    cfb = write(tmp_path / "c", "internalProjection.json", block_set("CFB128"))
+    ecb = write(tmp_path / "e", "internalProjection.json", block_set("ECB"))
+    tdes = write(tmp_path / "t", "internalProjection.json",
+                 {**block_set("ECB"), "algorithm": "ACVP-TDES-ECB"})
+    for args, words in (
+            (["--vectors", gcm], "ACVP-AES-GCM vector set, not ECB or CBC: run it with sim --mode gcm"),
+            (["--mode", "ofb", "--vectors", cfb], "not OFB: run it with sim --mode cfb"),
+            (["--mode", "gcm", "--vectors", ecb], "not GCM: run it with sim --vectors"),
+            (["--vectors", tdes], "this is a TDES vector file; the engine runs aes")):
+        assert main(["sim", *CORE, *map(str, args)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
+
+
+def _change_byte(path, tc: int, name: str):
+    vs = json.loads(path.read_text())
+    for g in vs["testGroups"]:
+        for t in g["tests"]:
+            if t["tcId"] == tc:
+                t[name] = ("0" if t[name][0] != "0" else "1") + t[name][1:]
+    path.write_text(json.dumps(vs, indent=2))
+
+
+def test_sim_runs_ecb_and_cbc_on_the_core(tmp_path, capsys):
+    ecb = write(tmp_path / "e", "internalProjection.json", block_set("ECB"))
+    cbc = both_forms(tmp_path / "c", block_set("CBC"))[1]
+    assert main(["sim", *CORE, "--vectors", str(ecb), str(cbc)]) == 0
+    out = capsys.readouterr().out
+    for f in (ecb, cbc):
+        assert f"{f}: 4 passed, 0 failed, 3 skipped (2 x 256-bit keys, the core takes " \
+               f"128-bit keys; 1 x {MCT_SKIP})" in out
+    _change_byte(ecb, 3, "ct")
+    assert main(["sim", *CORE, "--vectors", str(ecb)]) == 1
+    out = capsys.readouterr().out
+    assert "3 passed, 1 failed" in out
+    assert f"FAILED {ecb} line {line_of(ecb, 3)}: tcId 3, tgId 2 decrypt" in out
+
+
+def test_sim_runs_gcm_through_the_system(tmp_path, capsys):
+    projection, prompt = both_forms(tmp_path, gcm_set())
+    assert main(["sim", *CORE, "--mode", "gcm", "--vectors", str(projection), str(prompt)]) == 0
+    out = capsys.readouterr().out
+    for f in (projection, prompt):
+        assert f"{f}: 5 passed, 0 failed, 3 skipped ({INTERNAL_IV_SKIP}; 256-bit keys" in out
+    _change_byte(projection, 2, "tag")
+    assert main(["sim", *CORE, "--mode", "gcm", "--vectors", str(projection)]) == 1
+    out = capsys.readouterr().out
+    assert "4 passed, 1 failed" in out
+    at = f"{projection} line {line_of(projection, 2)}"
+    assert f"first failure: {at} (tgId 1 encrypt, tcId 2): tag" in out
+
+
+@pytest.mark.parametrize("mode, flag", [("OFB", "ofb"), ("CFB128", "cfb")])
+def test_sim_runs_ofb_and_cfb_through_the_system(tmp_path, capsys, mode, flag):
+    projection, prompt = both_forms(tmp_path, block_set(mode))
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection), str(prompt)]) == 0
+    out = capsys.readouterr().out
+    assert f"{projection}: 4 passed, 0 failed, 3 skipped (256-bit keys (the core takes 128); " \
+           f"{MCT_SKIP})" in out
+    _change_byte(projection, 4, "pt")                 # a decrypt test's answer
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection)]) == 1
+    out = capsys.readouterr().out
+    assert "3 passed, 1 failed" in out
+    at = f"{projection} line {line_of(projection, 4)}"
+    assert f"first failure: {at} (tcId 4, tgId 2 decrypt)" in out
