@@ -70,22 +70,27 @@ def register(subparsers) -> None:
         p.add_argument("--out", dest="output", required=True, metavar="FILE",
                        help="output file (replaced, keeping its permissions, only once the result "
                             "is checked)")
-        p.add_argument("--link", default=DEFAULT_LINK, metavar="NAME",
-                       help=f"host link model: {', '.join(LINKS)} (default {DEFAULT_LINK})")
-        p.add_argument("--width", type=integer, default=None, choices=WIDTHS,
-                       help="AXI4-Stream tdata bits, dividing the block (default: the block's size, "
-                            "at most 128)")
-        p.add_argument("--depth", type=integer, default=None, metavar="BLOCKS",
-                       help="FIFO depth in blocks (default 512; at most what the default device's "
-                            "block RAM holds)")
-        p.add_argument("--fmax", type=real_between(*FMAX_MHZ, "MHz"), metavar="MHZ",
-                       help="the clock to turn cycles into time (default: assumed 100 MHz; "
-                            "`cipherfab build` measures it)")
-        p.add_argument("--seed-hex", metavar="HEX",
-                       help="a core with an entropy input (seed port): the seed it takes after reset, "
-                            "seed bits / 4 hex digits, for a reproducible run (default: from os.urandom)")
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        add_run_options(p)
         p.set_defaults(func=run, decrypt=command == "decrypt")
+
+
+def add_run_options(p) -> None:
+    """The options of a run through the simulated system (``encrypt``, ``decrypt``, ``mac``)."""
+    p.add_argument("--link", default=DEFAULT_LINK, metavar="NAME",
+                   help=f"host link model: {', '.join(LINKS)} (default {DEFAULT_LINK})")
+    p.add_argument("--width", type=integer, default=None, choices=WIDTHS,
+                   help="AXI4-Stream tdata bits, dividing the block (default: the block's size, "
+                        "at most 128)")
+    p.add_argument("--depth", type=integer, default=None, metavar="BLOCKS",
+                   help="FIFO depth in blocks (default 512; at most what the default device's "
+                        "block RAM holds)")
+    p.add_argument("--fmax", type=real_between(*FMAX_MHZ, "MHz"), metavar="MHZ",
+                   help="the clock to turn cycles into time (default: assumed 100 MHz; "
+                        "`cipherfab build` measures it)")
+    p.add_argument("--seed-hex", metavar="HEX",
+                   help="a core with an entropy input (seed port): the seed it takes after reset, "
+                        "seed bits / 4 hex digits, for a reproducible run (default: from os.urandom)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def provide_hooks() -> None:

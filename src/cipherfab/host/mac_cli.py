@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import contextlib
 
-from ..argtypes import integer, real_between
+from ..argtypes import integer
 from ..errors import CipherfabError
 from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
-from ..hw.stream.axis import WIDTHS
 from ..registry import add_core_arguments
 from . import cli as host
-from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
+from .link import get_link
 from .mode_reference import cmac_reference
 
 TAG_BITS = tuple(8 * n for n in CMAC_TAG_BYTES)
@@ -44,17 +43,7 @@ def register(subparsers) -> None:
     p.add_argument("--tag-bits", type=integer, choices=TAG_BITS, metavar="N",
                    help="the tag's length, 32 to 128 in bytes (default 128; with --verify: the "
                         "tag file's)")
-    p.add_argument("--link", default=DEFAULT_LINK, metavar="NAME",
-                   help=f"host link model: {', '.join(LINKS)} (default {DEFAULT_LINK})")
-    p.add_argument("--width", type=integer, default=None, choices=WIDTHS,
-                   help="AXI4-Stream tdata bits, dividing the block (default: the block's size)")
-    p.add_argument("--depth", type=integer, default=None, metavar="BLOCKS",
-                   help="FIFO depth in blocks (default 512)")
-    p.add_argument("--fmax", type=real_between(*FMAX_MHZ, "MHz"), metavar="MHZ",
-                   help="the clock to turn cycles into time (default: assumed 100 MHz)")
-    p.add_argument("--seed-hex", metavar="HEX",
-                   help="a core with an entropy input: the seed it takes after reset, in hex")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    host.add_run_options(p)
     p.set_defaults(func=run, decrypt=False, mode="cmac")
 
 

@@ -201,25 +201,6 @@ def test_impossible_cmac_tag_lengths_start_nothing():
     assert seen[3][:3] == (4, 0, 0)                    # started: busy on L
 
 
-def test_without_the_gcm_layer_cmac_is_refused():
-    dut = Accelerator(PipeCore("stream", stages=2), width=128, depth=4, ghash=None)
-    flags = []
-
-    async def bench(ctx):
-        ctx.set(dut.mode, Mode.CMAC_GENERATE)
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        await ctx.tick()
-        flags.append(ctx.get(dut.mode_error))
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
-    assert flags == [1]
-
-
 def test_the_engine_leaves_cmac_to_the_layer():
     """The system runs CMAC (the MODES register says so), the engine never does: the layer
     starts it in ECB and CBC encrypt."""
@@ -227,7 +208,7 @@ def test_the_engine_leaves_cmac_to_the_layer():
     from cipherfab.hw.modes import ModeEngine, modes_of
     core = PipeCore("stream", stages=2)
     engine = ModeEngine(core, gcm=True)
-    engine._MustUse__silence = True
+    core._MustUse__silence = engine._MustUse__silence = True     # never elaborated, on purpose
     assert Mode.GCM_ENCRYPT in engine.modes and not any(m.cmac for m in engine.modes)
     assert {Mode.CMAC_GENERATE, Mode.CMAC_VERIFY} <= set(modes_of(info_of(core), gcm=True))
     assert not any(m.layer for m in modes_of(info_of(core), gcm=False))

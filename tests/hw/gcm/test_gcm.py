@@ -226,13 +226,14 @@ def test_a_misframed_gcm_stream_is_flagged():
     assert flags["length_error"] == 1
 
 
-def test_without_ghash_the_gcm_modes_are_refused():
+@pytest.mark.parametrize("mode", [Mode.GCM_ENCRYPT, Mode.CMAC_GENERATE], ids=lambda m: m.name.lower())
+def test_without_ghash_the_gcm_layer_modes_are_refused(mode):
+    """GCM and CMAC (the layer's modes) in a system without the layer: mode_error."""
     dut = Accelerator(PipeCore("stream", stages=2), width=128, depth=4, ghash=None)
-    rng = random.Random(24)
     flags = []
 
     async def bench(ctx):
-        ctx.set(dut.mode, Mode.GCM_ENCRYPT)
+        ctx.set(dut.mode, mode)
         ctx.set(dut.start, 1)
         await ctx.tick()
         ctx.set(dut.start, 0)

@@ -4,11 +4,11 @@ CBC encrypt, OFB, CFB encrypt and decrypt, and CMAC (the first message after a k
 and the next under the same key: L kept), on the `system` study's five AES-128 cores,
 1024-block messages, the axi-dma link, 512-block FIFOs.
 
-    python docs/results/system/modes_share.py [--blocks N] [--json FILE]
+    python docs/results/modes/modes_share.py [--blocks N] [--json FILE]
 
 The share is the message's bits over the clocks from its first input transfer to its last
 output (CMAC: to the tag), against the core's declared ECB rate (block bits / cycles per
-block).  The table it prints is in report.md ("OFB, CFB and CMAC").
+block).  The table it prints is in report.md beside it.
 """
 
 import argparse
