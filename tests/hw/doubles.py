@@ -170,3 +170,31 @@ def model(mode, enc, dec, iv, blocks, bits=N):
             out.append(b ^ enc(ctr))
             ctr = (ctr + 1) % (1 << bits)
     return out
+
+
+def layer_flags(ctx, dut, clocks: int) -> dict:
+    """An accelerator's error flags, tag verdict, TAG and block count after a GCM or CMAC
+    message, with the message's ``clocks``."""
+    flags = {f: ctx.get(getattr(dut, f)) for f in (
+        "mode_error", "axis_error", "length_error", "gcm_error", "tag_match", "tag_mismatch")}
+    return {**flags, "tag": ctx.get(dut.tag), "blocks_in": ctx.get(dut.blocks_in), "clocks": clocks}
+
+
+def run_clocked(dut, bench) -> list:
+    """Run the testbench ``bench(ctx, clock)`` on ``dut`` with a process counting clocks
+    (``clock[0]``)."""
+    from amaranth.sim import Simulator
+    clock = [0]
+
+    async def count(ctx):
+        async for _ in ctx.tick():
+            clock[0] += 1
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_process(count)
+    async def testbench(ctx):
+        await bench(ctx, clock)
+
+    sim.add_testbench(testbench)
+    sim.run()

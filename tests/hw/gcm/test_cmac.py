@@ -15,7 +15,8 @@ from cryptography.hazmat.primitives.cmac import CMAC
 from cipherfab.hw.gcm import gcm_model
 from cipherfab.hw.modes import Mode
 from cipherfab.hw.system.accelerator import Accelerator
-from hw.doubles import PipeCore, load_key, messages_of, stream_through, toy_encrypt, transfers
+from hw.doubles import (PipeCore, layer_flags, load_key, messages_of, run_clocked, stream_through,
+                        toy_encrypt, transfers)
 
 MASK = (1 << 128) - 1
 
@@ -49,13 +50,9 @@ def padded(msg: bytes) -> bytes:
 def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
     """jobs: (key, mode, msg, tag or None, tag_bytes, gcm) with gcm (iv, aad) for a GCM
     encrypt message in between.  Returns [(output bytes, flags)]."""
-    lanes, results, clock = dut.width // 8, [], [0]
+    lanes, results = dut.width // 8, []
 
-    async def count(ctx):
-        async for _ in ctx.tick():
-            clock[0] += 1
-
-    async def bench(ctx):
+    async def bench(ctx, clock):
         for key, mode, msg, tag, tag_bytes, gcm in jobs:
             await load_key(ctx, dut, key)
             ctx.set(dut.mode, mode)
@@ -77,17 +74,9 @@ def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
                                        lambda i, got: i == len(sent) and ctx.get(dut.idle))
             assert got is not None, "the message did not end"
             out = b"".join(messages_of(got, lanes)) if got else b""
-            flags = {f: ctx.get(getattr(dut, f)) for f in (
-                "mode_error", "axis_error", "length_error", "gcm_error", "tag_match", "tag_mismatch")}
-            flags["tag"] = ctx.get(dut.tag)
-            flags["clocks"] = clock[0] - began
-            results.append((out, flags))
+            results.append((out, layer_flags(ctx, dut, clock[0] - began)))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_process(count)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     return results
 
 

@@ -15,7 +15,8 @@ from cipherfab.hw.gcm import gcm_model
 from cipherfab.hw.system.accelerator import Accelerator
 from cipherfab.hw.gcm.gcm import ghash_for
 from cipherfab.hw.modes import Mode
-from hw.doubles import PipeCore, load_key, messages_of, stream_through, toy_encrypt, transfers
+from hw.doubles import (PipeCore, layer_flags, load_key, messages_of, run_clocked, stream_through,
+                        toy_encrypt, transfers)
 
 
 def _pad(b: bytes) -> bytes:
@@ -34,13 +35,9 @@ def stream_of(iv: bytes, aad: bytes, text: bytes, tag: bytes | None) -> bytes:
 def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
     """jobs: (key, mode, iv, aad, text, tag, tag_bytes). Returns [(output bytes, flags)];
     flags["clocks"]: from the start to the end of the message (the system idle again)."""
-    lanes, results, clock = dut.width // 8, [], [0]
+    lanes, results = dut.width // 8, []
 
-    async def count(ctx):
-        async for _ in ctx.tick():
-            clock[0] += 1
-
-    async def bench(ctx):
+    async def bench(ctx, clock):
         for key, mode, iv, aad, text, tag, tag_bytes in jobs:
             await load_key(ctx, dut, key)
             ctx.set(dut.mode, mode)
@@ -61,18 +58,9 @@ def run(dut, jobs, rng, valid_p=0.8, ready_p=0.7, limit=20000):
                 raise AssertionError("the message did not end")
             out = b"".join(messages_of(got, lanes)) if got else b""
             assert len(out) == want_out, (len(out), want_out)
-            flags = {f: ctx.get(getattr(dut, f)) for f in (
-                "mode_error", "axis_error", "length_error", "gcm_error", "tag_match", "tag_mismatch")}
-            flags["tag"] = ctx.get(dut.tag)
-            flags["blocks_in"] = ctx.get(dut.blocks_in)
-            flags["clocks"] = clock[0] - began
-            results.append((out, flags))
+            results.append((out, layer_flags(ctx, dut, clock[0] - began)))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_process(count)
-    sim.add_testbench(bench)
-    sim.run()
+    run_clocked(dut, bench)
     return results
 
 
