@@ -15,13 +15,15 @@ from cipherfab.sim import ledger
 RSP = Path(__file__).parent.parent / "vectors" / "aes" / "gcmtestvectors" / "gcmEncryptExtIV128.rsp"
 
 
-def test_every_128_bit_block_class_that_encrypts_is_covered():
+def test_every_class_that_encrypts_is_covered():
     tops = {(p.cipher, p.arch) for p in verify_gcm.gcm_points()}
     assert {("aes", a) for a in ("iterative", "interleaved", "pipeline", "unrolled", "column", "byte",
                                  "key_specific", "key_specific_pipeline")} <= tops
     assert {("serpent", "iterative"), ("twofish", "iterative"), ("rc6", "iterative"),
             ("mars", "iterative")} <= tops
-    assert not any(c == "tdes" for c, _ in tops)                 # 64-bit blocks: no GCM
+    assert {("tdes", a) for a in ("iterative", "pipeline", "key_specific", "key_specific_pipeline")} <= tops
+    assert not any(p.arch == "interleaved" and p.as_dict().get("key_clock") == "separate"
+                   for p in verify_gcm.gcm_points())        # two clocks: no system
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +122,22 @@ def test_the_ledger_keeps_gcm_entries(tmp_path):
     (tmp_path / "bad.json").write_text('{"schema": %d, "points": {}, "gcm": [1]}' % ledger.SCHEMA)
     with pytest.raises(Exception, match="its gcm entries are malformed"):
         ledger.Ledger(tmp_path / "bad.json")
+
+
+def test_a_64_bit_class_runs_ofb_and_cfb_only(cut_root, monkeypatch):
+    """TDES (64-bit blocks: no GCM, no CMAC in the system): its class check is OFB, CFB
+    encrypt and CFB decrypt (CFB64) against TDES's reference, and fails on a system that runs
+    OFB where CFB decrypt was asked."""
+    p = resolve("tdes", "iterative")
+    good = verify_gcm.verify(p, cut_root, messages=8)
+    assert good["ok"], good["line"]
+    assert "(no GCM or CMAC: 64-bit blocks): OFB/CFB random 6 passed, 0 failed" in good["line"]
+    e = good["entry"]
+    assert e["random"]["messages"] == 0 and e["cmac"]["messages"] == 0 and e["ghash"] is None
+    assert verify_gcm.state(p, e, cut_root) == "fresh"
+    from cipherfab.host import driver
+    real_run = driver.Accelerator.run
+    monkeypatch.setattr(driver.Accelerator, "run", lambda self, key, mode, *a, **k: real_run(
+        self, key, Mode.OFB if mode == Mode.CFB_DECRYPT else mode, *a, **k))
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "OFB/CFB random 2 passed, 1 failed" in bad["line"]

@@ -33,7 +33,10 @@ def test_all_records_every_point_then_status_is_clean(tmp_path, capsys):
     assert e["tools"]["verilator"] and list(e["vectors"].values())[0] == ledger.file_digest(
         next(iter(e["vectors"])))
     assert data["last_run"]["command"] == "cipherfab verify toyxor --all --random 100"
-    assert data["last_run"]["points"] == len(points) and data["last_run"]["failed"] == 0
+    from cipherfab.host import verify_gcm          # and the system's modes around its classes
+    classes = verify_gcm.gcm_points("toyxor")
+    assert sorted(data["gcm"]) == sorted(verify_gcm.key(c) for c in classes) and classes
+    assert data["last_run"]["points"] == len(points) + len(classes) and data["last_run"]["failed"] == 0
     summary = (book.parent / "summary.md").read_text()
     assert f"| toyxor | pipe | {len([p for p in points if 'pipe' in p])} |" in summary
     assert _verify("--status", "--ledger", str(book)) == 0

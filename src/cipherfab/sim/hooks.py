@@ -19,8 +19,8 @@ HOOKS = {
     "mode_vectors": "fn(args, params) -> exit code: OFB, CFB and CMAC vector files through the "
                     "system (sim --mode ofb|cfb|cmac; cipherfab.host.mode_vectors.run_mode_vectors)",
     "gcm_checks": "a module with gcm_points(cipher, arch), key(params), state(params, entry, root) "
-                  "and verify_one(params, root, seed, opt): the GCM classes verify --all checks "
-                  "(cipherfab.host.verify_gcm)",
+                  "and verify_one(params, root, seed, opt): the system's classes (GCM, CMAC, OFB, "
+                  "CFB) verify --all checks (cipherfab.host.verify_gcm)",
 }
 
 _provided: dict[str, object] = {}

@@ -234,15 +234,15 @@ def recorded_states(points, book: ledger.Ledger, root: Path, tools: bool = True)
 
 
 def _gcm_line(book: ledger.Ledger, root: Path) -> str:
-    """The README's line on the GCM classes (none when the host layer is not loaded), from the
+    """The README's line on the system's classes (GCM, CMAC, OFB, CFB) (none when the host layer is not loaded), from the
     ledger alone (:func:`cipherfab.host.verify_gcm.recorded_state`: no system generated)."""
     if not hooks.provided("gcm_checks"):
         return ""
     states = _gcm_states(_gcm().gcm_points(), book, root, recorded=True)
     fresh = sum(s == "fresh" for s in states.values())
-    return (f"GCM through the accelerator system: {fresh} of {len(states)} core classes passed "
-            f"and fresh (the CAVP GCM file, random GCM messages, random OFB, CFB and CMAC messages; see "
-            f"the summary).")
+    return (f"The accelerator system's modes: {fresh} of {len(states)} core classes passed and "
+            f"fresh (128-bit classes: the CAVP GCM file, random GCM, CMAC, OFB and CFB messages; "
+            f"64-bit TDES classes: random OFB and CFB messages; see the summary).")
 
 
 def _update_readme(points, states, book: ledger.Ledger, root: Path | None = None) -> None:
@@ -320,7 +320,7 @@ def run(args) -> int:
         skipped -= len(points)
         print(f"{skipped} points fresh in {book.path}, {len(points)} to verify", flush=True)
         gcm = [p for p in gcm if gcm_states[p.top] != "fresh"]
-        print(f"GCM through the system: {len(gcm_states) - len(gcm)} classes fresh, {len(gcm)} to "
+        print(f"the system's modes: {len(gcm_states) - len(gcm)} classes fresh, {len(gcm)} to "
               f"verify", flush=True)
     return _verify(points, book, root, args, gcm)
 
@@ -409,7 +409,7 @@ def _status(points, book: ledger.Ledger, root: Path, update_readme: bool = False
     print(f"{len(points) - len(bad)} fresh, {len(bad)} stale, failed or never verified "
           f"({len(points)} points, ledger {book.path})")
     if gcm:
-        print(f"GCM through the system: {len(gcm) - len(gcm_bad)} of {len(gcm)} core classes fresh")
+        print(f"the system's modes: {len(gcm) - len(gcm_bad)} of {len(gcm)} core classes fresh")
     return 1 if bad or gcm_bad else 0
 
 
