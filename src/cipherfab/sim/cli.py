@@ -43,7 +43,8 @@ def register(subparsers) -> None:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE",
                       help="vector files to run (NIST CAVP .rsp, ACVP JSON, AES submission, NESSIE, "
-                           "Crypto++, NIST TDES examples)")
+                           "Crypto++, NIST TDES examples); cryptography-vectors:PATH names files (a "
+                           "glob) in the installed cryptography-vectors package")
     what.add_argument("--random", type=random_blocks, metavar="N",
                       help="N random blocks under random keys (1 to 1e12; 1e6 is fine)")
     p.add_argument("--limit", type=count, metavar="N", help="run only the first N records of each file")
@@ -62,7 +63,10 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..userfiles import input_file
+    from ..vectors.installed import resolve
     from .engine import HardwareEngine, random_run
+    if args.vectors:                     # cryptography-vectors:PATH, inside the installed package
+        args.vectors = resolve(args.vectors)
     for name in args.vectors or ():      # a device, FIFO or huge file: refused before any work
         input_file(name, "vectors", "--vectors")
     core = _core(args)
