@@ -20,6 +20,7 @@ from ..registry import add_core_arguments
 from . import cli as host
 from .link import get_link
 from .mode_reference import cmac_reference
+from .mode_vectors import check_cmac_core
 
 TAG_BITS = tuple(8 * n for n in CMAC_TAG_BYTES)
 
@@ -67,9 +68,7 @@ def run(args) -> int:
         info = declaration(params)        # everything checked before anything is compiled
         width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
         host._check_direction(args, params, info)
-        if info.block_bits != 128:
-            raise CipherfabError(f"cmac runs in the system's GCM layer, for 128-bit block ciphers; "
-                                 f"{params.cipher} has {info.block_bits}-bit blocks")
+        check_cmac_core(params, info)
         key = host._key(key_hex, params, info)
         entropy = host._entropy(args.seed_hex, params, info)
         data = host._read(source)

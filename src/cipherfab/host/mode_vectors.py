@@ -37,34 +37,84 @@ def refuse_core_run_options(args, params) -> None:
                                  f"not --mode {args.mode}")
 
 
+def check_cmac_core(params, info) -> None:
+    """CMAC runs in the system's GCM layer: a 128-bit block cipher, or one line."""
+    if info.block_bits != 128:
+        raise CipherfabError(f"cmac runs in the system's GCM layer, for 128-bit block ciphers; "
+                             f"{params.cipher} has {info.block_bits}-bit blocks")
+
+
 def run_mode_vectors(args, params) -> int:
     """OFB, CFB or CMAC vector files through the simulated system (every file parsed first)."""
     refuse_core_run_options(args, params)
-    if args.mode == "cmac":
-        return run_cmac_vectors(args, params)
     from ..generate import declaration
-    from ..hw.modes import Mode
-    from ..vectors import exit_code, format_report
-    from ..vectors.records import FileReport
-    from ..vectors.acvp import acvp_algorithm, parse_acvp
-    from ..vectors.rsp import parse_rsp
     info = declaration(params)
     if "encrypt" not in info.directions:
         raise CipherfabError(f"{args.mode} runs on the encrypting core; {params.top} only decrypts")
+    if args.mode == "cmac":
+        return _cmac_vectors(args, params, info)
+    from ..hw.modes import Mode
+    from ..vectors.acvp import acvp_algorithm, parse_acvp
+    from ..vectors.rsp import parse_rsp
     bb, name = info.block_bits // 8, _file_mode(args.mode, info.block_bits)
+
+    def read(path):
+        return (parse_acvp(path, modes=(name,)) if acvp_algorithm(path)
+                else parse_rsp(path, bb, modes=(name,)))
+
+    def skip(r):
+        if r.skip:
+            return r.skip
+        if r.kind == "mct":
+            return ("Monte-Carlo records (ciphertext fed back as plaintext block by block: "
+                    "not run through the system yet)")
+        return None
+
+    def check(acc, r):
+        mode = (Mode.OFB if name == "OFB" else Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
+        src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
+        got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed).out
+        return got == b"".join(want), f"{got.hex()} != {b''.join(want).hex()}"
+    return _through_system(args, params, info, name, read, skip, check)
+
+
+def _cmac_vectors(args, params, info) -> int:
+    """CMAC vector files through the system's GCM layer."""
+    from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
+    from ..vectors.cmac import parse_cmac
+    check_cmac_core(params, info)
+
+    def skip(r):
+        if len(r.tag) not in CMAC_TAG_BYTES:
+            return f"{len(r.tag)}-byte tags (the system takes {CMAC_TAG_BYTES[0]} to {CMAC_TAG_BYTES[-1]})"
+        if r.verify and r.valid is None:
+            return "records whose verdict the file leaves open (acceptable)"
+        return None
+
+    def check(acc, r):
+        res = acc.run_cmac(r.key, r.msg, r.tag if r.verify else None, len(r.tag), seed=args.seed)
+        if r.verify:
+            return res.authentic == r.valid, f"verdict {res.authentic} != {r.valid}"
+        return res.tag == r.tag, f"{res.tag.hex()} != {r.tag.hex()}"
+    return _through_system(args, params, info, "CMAC", parse_cmac, skip, check)
+
+
+def _through_system(args, params, info, title: str, read, skip, check) -> int:
+    """``args.vectors`` through the system around ``params``: ``read(path)`` gives a file's
+    records, ``skip(record)`` a reason not to run one (a key of another size is skipped
+    here), ``check(acc, record)`` (passed, what differs).  Every file is read and every skip
+    decided before the system is compiled; nothing to run is refused before it."""
+    from ..vectors import exit_code, format_report
+    from ..vectors.records import FileReport
     reports, runs = [], []
-    for path in args.vectors:                     # every file parsed, every skip decided, first
+    for path in args.vectors:
         rep, run = FileReport(file=str(path)), []
-        records = (parse_acvp(path, modes=(name,)) if acvp_algorithm(path)
-                   else parse_rsp(path, bb, modes=(name,)))
+        records = read(path)
         for r in records[:args.limit] if args.limit else records:
-            if 8 * len(r.key) != info.key_bits:
-                rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})")
-            elif r.skip:
-                rep.skip(r.skip)
-            elif r.kind == "mct":
-                rep.skip("Monte-Carlo records (ciphertext fed back as plaintext block by block: "
-                         "not run through the system yet)")
+            reason = (f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})"
+                      if 8 * len(r.key) != info.key_bits else skip(r))
+            if reason:
+                rep.skip(reason)
             else:
                 run.append(r)
         reports.append(rep)
@@ -75,63 +125,12 @@ def run_mode_vectors(args, params) -> int:
     acc = Accelerator(params)
     for rep, run in zip(reports, runs):
         for r in run:
-            mode = (Mode.OFB if name == "OFB" else Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
-            src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
-            got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed).out
-            if got == b"".join(want):
+            ok, shown = check(acc, r)
+            if ok:
                 rep.passed += 1
             else:
                 rep.failed += 1
-                rep.first_failure = rep.first_failure or (
-                    f"first failure: {r.where} ({r.label}): {got.hex()} != {b''.join(want).hex()}")
-    print(f"{acc.params.top} in the accelerator system, {name}:")
-    print(format_report(reports))
-    return exit_code(reports)
-
-
-def run_cmac_vectors(args, params) -> int:
-    """CMAC vector files through the system's GCM layer (every file parsed first)."""
-    from ..generate import declaration
-    from ..hw.gcm.gcm_control import CMAC_TAG_BYTES
-    from ..vectors import exit_code, format_report
-    from ..vectors.cmac import parse_cmac
-    from ..vectors.records import FileReport
-    info = declaration(params)
-    if "encrypt" not in info.directions:
-        raise CipherfabError(f"cmac runs on the encrypting core; {params.top} only decrypts")
-    if info.block_bits != 128:
-        raise CipherfabError(f"cmac runs in the system's GCM layer, for 128-bit block ciphers; "
-                             f"{params.cipher} has {info.block_bits}-bit blocks")
-    reports, runs = [], []
-    for path in args.vectors:
-        rep, run = FileReport(file=str(path)), []
-        records = parse_cmac(path)
-        for r in records[:args.limit] if args.limit else records:
-            if 8 * len(r.key) != info.key_bits:
-                rep.skip(f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})")
-            elif len(r.tag) not in CMAC_TAG_BYTES:
-                rep.skip(f"{len(r.tag)}-byte tags (the system takes {CMAC_TAG_BYTES[0]} to "
-                         f"{CMAC_TAG_BYTES[-1]})")
-            elif r.verify and r.valid is None:
-                rep.skip("records whose verdict the file leaves open (acceptable)")
-            else:
-                run.append(r)
-        reports.append(rep)
-        runs.append(run)
-    if not any(runs):
-        return exit_code(reports)
-    from .driver import Accelerator
-    acc = Accelerator(params)
-    for rep, run in zip(reports, runs):
-        for r in run:
-            res = acc.run_cmac(r.key, r.msg, r.tag if r.verify else None, len(r.tag), seed=args.seed)
-            got, want = (res.authentic, r.valid) if r.verify else (res.tag, r.tag)
-            if got == want:
-                rep.passed += 1
-            else:
-                rep.failed += 1
-                shown = (f"verdict {got} != {want}" if r.verify else f"{got.hex()} != {want.hex()}")
                 rep.first_failure = rep.first_failure or f"first failure: {r.where} ({r.label}): {shown}"
-    print(f"{acc.params.top} in the accelerator system, CMAC:")
+    print(f"{acc.params.top} in the accelerator system, {title}:")
     print(format_report(reports))
     return exit_code(reports)
