@@ -37,6 +37,14 @@ def mac(*extra, cipher="aes", key=K, src="{in}", out="{out}"):
             *extra]
 
 
+KX = K + "101112131415161718191a1b1c1d1e1f"     #: an XTS-AES-128 key: K1 then K2
+
+
+def xts(*extra, key=KX, **kw):
+    """An XTS command line (``--iv`` is the caller's to give or drop)."""
+    return encrypt(*extra, mode="xts", key=key, **kw)
+
+
 def system(*extra, cipher="aes"):
     return ["generate", cipher, "--system", *extra]
 
@@ -116,7 +124,7 @@ CASES = [
     # link, mode, cipher, core
     (encrypt("--link", "modem"), "unknown link 'modem'; one of pilchard-uncached"),
     (encrypt("--link", ""), "unknown link ''"),
-    (encrypt(mode="xts"), "argument --mode: invalid choice: 'xts'"),
+    (encrypt(mode="ccm"), "argument --mode: invalid choice: 'ccm'"),
     (encrypt(cipher=None), "give the cipher: CIPHER or --cipher CIPHER"),
     (encrypt("--cipher", "tdes"), "two ciphers given: aes and --cipher tdes"),
     (encrypt(cipher="rot13"), "unknown cipher 'rot13'"),
@@ -146,7 +154,41 @@ CASES = [
     (decrypt("--direction", "decrypt", mode="cfb"), "only decrypts: cfb decryption needs --direction encrypt"),
     (encrypt("--direction", "decrypt", mode="ofb"), "only decrypts: ofb encryption needs --direction encrypt"),
     (encrypt("--tag-bits", "96", mode="ofb"), "--tag-bits applies to --mode gcm, not ofb"),
-    (encrypt(mode="xts"), "argument --mode: invalid choice: 'xts'"),
+    # XTS: two different keys, a tweak or a data unit number, data units of 16 bytes or more
+    (xts(iv=None), "xts takes the first data unit's tweak: give --tweak HEX (16 bytes) or --data-unit N"),
+    (xts("--data-unit", "1", "--tweak", IV, iv=None), "give --tweak HEX (16 bytes) or --data-unit N, one of them"),
+    (xts("--data-unit", "1"), "--iv does not apply to xts: give --tweak HEX or --data-unit N"),
+    (xts("--tweak", "zz" * 16, iv=None), "--tweak '" + "zz" * 16 + "': 'z' is not a hex digit; the XTS tweak is 16 bytes"),
+    (xts("--tweak", IV[:30], iv=None), "--tweak '" + IV[:30] + "': 30 hex digits; the XTS tweak is 16 bytes, 32 hex digits"),
+    (xts("--tweak", "", iv=None), "--tweak '': empty; the XTS tweak is 16 bytes"),
+    (xts("--data-unit=-1", iv=None), "--data-unit -1: a data unit number is 0 to 2^128 - 1"),
+    (xts("--data-unit", str(1 << 128), iv=None), "a data unit number is 0 to 2^128 - 1"),
+    (xts("--data-unit", "first", iv=None), "argument --data-unit: invalid integer 'first'"),
+    (xts("--data-unit", "0", "--data-unit-bytes", "15", iv=None),
+     "--data-unit-bytes 15: a data unit is 16 to 16777216 bytes (2^20 blocks)"),
+    (xts("--data-unit", "0", "--data-unit-bytes", "16777217", iv=None), "--data-unit-bytes 16777217: a data unit is 16 to"),
+    (xts("--data-unit", "0", iv=None, key=K + K), "--key: the XTS key's two halves are equal (IEEE 1619-2018 5.1"),
+    (xts("--data-unit", "0", iv=None, key=K), "--key has 32 hex digits; XTS with aes_iterative_128_encrypt_lut "
+                                               "takes two 128-bit keys, 64 digits"),
+    (xts("--data-unit", "0", iv=None, key=KX + K), "--key has 96 hex digits; XTS with aes_iterative_128_encrypt_lut "
+                                                    "takes two 128-bit keys, 64 digits: add --key-bits 192"),
+    (xts("--data-unit", "0", iv=None, key=KX[:63]), "--key '" + KX[:63] + "': an odd number of hex digits; an XTS key"),
+    (xts("--data-unit", "0", iv=None), "an XTS data unit is at least 16 bytes; the input has 5"),
+    (xts("--data-unit", "0", "--data-unit-bytes", "24", iv=None, src="{blocks}"),
+     "the last XTS data unit would be 8 bytes (32 bytes in units of 24); a unit is at least 16"),
+    (xts("--data-unit", "0", iv=None, cipher="tdes", key=K192 + K192[::-1]),
+     "xts needs a 128-bit block cipher; tdes has 64-bit blocks"),
+    (xts("--data-unit", "0", "--arch", "key_specific", iv=None, src="{blocks}", key=K),
+     "xts needs a core with a key port (two keys): aes_key_specific_"),
+    (xts("--data-unit", "0", "--direction", "decrypt", iv=None, command="decrypt", src="{blocks}"),
+     "only decrypts: xts decryption needs --direction both (its tweaks are encrypted)"),
+    (xts("--data-unit", "0", "--direction", "encrypt", iv=None, command="decrypt", src="{blocks}"),
+     "only encrypts: xts decryption needs --direction both (its tweaks are encrypted)"),
+    (xts("--data-unit", "0", "--arch", "pipeline", iv=None, command="decrypt", src="{blocks}"),
+     "aes pipeline only encrypts: xts decryption needs --arch iterative or interleaved (with --direction both)"),
+    (encrypt("--tweak", IV), "--tweak applies to --mode xts, not cbc"),
+    (encrypt("--data-unit", "3", mode="ctr"), "--data-unit applies to --mode xts, not ctr"),
+    (encrypt("--data-unit-bytes", "512", mode="ofb"), "--data-unit-bytes applies to --mode xts, not ofb"),
     (encrypt("--direction", "decrypt"), "only decrypts: cbc encryption needs --direction encrypt (or both)"),
     (decrypt("--arch", "pipeline", mode="ecb", iv=None),
      "aes pipeline only encrypts: ecb decryption needs --arch iterative or interleaved (with --direction "

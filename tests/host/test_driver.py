@@ -1,14 +1,17 @@
 """The host driver (host.driver.Accelerator) on the Verilated system: every mode against
-the reference, messages of any length in CTR, the link model's effect, bad input."""
+the reference, messages of any length in CTR, XTS data units with ciphertext stealing, the
+link model's effect, bad input."""
 
 import os
 import random
 
 import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.errors import CipherfabError
 from cipherfab.host.cli import reference
 from cipherfab.host.driver import Accelerator
+from cipherfab.host.mode_reference import xts_model, xts_reference, xts_unit_tweaks
 from cipherfab.host.link import LINKS, get_link
 from cipherfab.hw.modes import Mode
 from cipherfab.registry import resolve
@@ -32,8 +35,14 @@ def test_every_mode_against_the_reference(acc, mode):
     key, iv = rng.randbytes(24), rng.randbytes(16)
     data = rng.randbytes(16 * 300 + (37 if mode.stream else 0))
     r = acc.run(key, mode, data, iv, link="pcie-gen3x4")
-    name, decrypt = MODES[mode]
-    assert r.out == reference("aes", 192, key, name, iv, data, decrypt)
+    if mode.xts:        # the engine's part of XTS: whole blocks from the IV as the encrypted tweak
+        ecb = Cipher(algorithms.AES(key), modes.ECB())
+        want = xts_model(lambda x: ecb.encryptor().update(x), lambda y: ecb.decryptor().update(y),
+                         iv, data, mode == Mode.XTS_DECRYPT)
+    else:
+        name, decrypt = MODES[mode]
+        want = reference("aes", 192, key, name, iv, data, decrypt)
+    assert r.out == want
     assert r.counters["blocks_in"] == r.counters["blocks_out"] == -(-len(data) // 16)
 
 
@@ -100,3 +109,33 @@ def test_a_system_that_misbehaves_fails_the_check_not_the_input(acc, status, wor
     with pytest.raises(CipherfabError, match=words) as e:
         acc._finish(_Registers(status))
     assert e.value.exit_code == 1          # a failed check (exit 1), not bad input (exit 2)
+
+
+@pytest.mark.parametrize("decrypt", [False, True], ids=["encrypt", "decrypt"])
+def test_xts_data_units_and_ciphertext_stealing_against_cryptography(acc, decrypt):
+    """run_xts: the tweaks under K2, each unit under K1 from its own tweak (+1 a unit),
+    units of whole blocks and units that steal ciphertext (17..47 bytes, and a file whose
+    last unit is shorter), each equal to cryptography's XTS of that unit."""
+    rng = random.Random(1619 + decrypt)
+    for total, unit in ((16, None), (17, None), (31, None), (47, None), (64, 32), (100, 40),
+                        (16 * 70 + 5, 16 * 9)):
+        key, tweak = rng.randbytes(48), rng.randbytes(16)
+        data = rng.randbytes(total)
+        r = acc.run_xts(key, decrypt, tweak, data, unit)
+        parts = [data[i:i + (unit or total)] for i in range(0, total, unit or total)]
+        want = b"".join(xts_reference("aes", key, t, p, decrypt)
+                        for t, p in zip(xts_unit_tweaks(tweak, len(parts)), parts))
+        assert r.out == want, (total, unit)
+
+
+def test_xts_refusals(acc):
+    key = bytes(range(48))
+    for args, problem in (((bytes(24) * 2, False, bytes(16), bytes(32)), "two halves are equal"),
+                          ((key[:40], False, bytes(16), bytes(32)), "two 24-byte keys, 48 bytes, not 40"),
+                          ((key, False, bytes(15), bytes(32)), "tweak is 16 bytes, not 15"),
+                          ((key, False, bytes(16), bytes(15)), "at least 16 bytes; the input has 15"),
+                          ((key, True, bytes(16), bytes(40), 32), "last XTS data unit would be 8 bytes"),
+                          ((key, True, bytes(16), bytes(40), 8), "16 bytes to 16 MiB"),
+                          ((key, True, bytes(16), bytes(40), 1 + (16 << 20)), "16 bytes to 16 MiB")):
+        with pytest.raises(CipherfabError, match=problem):
+            acc.run_xts(*args)

@@ -97,3 +97,77 @@ def test_a_malformed_cmac_file_is_one_line(tmp_path, capsys, text, words):
     assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0], err
+
+
+XTS_FILE = VEC / "XTSGenAES128.rsp"
+
+
+def test_xts_cavp_file_passes_and_a_changed_byte_fails(tmp_path, capsys):
+    """NIST's XTSGenAES128 (tweaks as hex): every whole-byte record, [ENCRYPT] and
+    [DECRYPT], through the system around a core with both directions; the 130-bit data
+    units skipped and counted; one changed ciphertext byte fails naming its record."""
+    assert main(["sim", *CORE, "--mode", "xts", "--vectors", str(XTS_FILE)]) == 0
+    out = capsys.readouterr().out
+    assert ("XTSGenAES128.rsp: 800 passed, 0 failed, 200 skipped (data units of 130 bits (not "
+            "whole bytes; the system takes bytes))") in out
+    lines = XTS_FILE.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("CT = "))
+    lines[at] = lines[at][:-1] + ("0" if lines[at][-1] != "0" else "1")
+    bad = tmp_path / "XTSGenAES128.rsp"
+    bad.write_text("\n".join(lines) + "\n")
+    assert main(["sim", *CORE, "--mode", "xts", "--vectors", str(bad), "--limit", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "first failure: " in out and "line 12 ([ENCRYPT] COUNT = 1)" in out
+
+
+def test_xts_decrypt_records_skip_on_an_encrypting_core_and_wycheproof_reads(tmp_path, capsys):
+    """On the default (encrypting) core the [DECRYPT] records are skipped with their reason;
+    a Wycheproof-layout file (tweak = iv, zero bytes after it) of two keys sizes runs the
+    core's and skips the other."""
+    import json
+    from cipherfab.host.mode_reference import xts_reference
+    key, other = bytes(range(32)), bytes(range(64))
+    msg = bytes(range(40))
+    tests = [{"tcId": i + 1, "key": k.hex(), "iv": "0102030405060708", "msg": msg.hex(),
+              "ct": xts_reference("aes", k, bytes.fromhex("0102030405060708").ljust(16, b"\0"), msg,
+                                  False).hex(), "result": "valid", "flags": []}
+             for i, k in enumerate((key, other))]
+    wp = tmp_path / "aes_xts_test.json"
+    wp.write_text(json.dumps({"algorithm": "AES-XTS", "testGroups": [{"tests": tests}]}))
+    assert main(["sim", "aes", "--sbox", "rom", "--mode", "xts", "--vectors", str(XTS_FILE), str(wp)]) == 0
+    out = capsys.readouterr().out
+    assert "XTSGenAES128.rsp: 400 passed, 0 failed, 600 skipped" in out
+    assert "[DECRYPT] records (the core does not decrypt: --direction both runs them)" in out
+    assert "aes_xts_test.json: 1 passed, 0 failed, 1 skipped (512-bit keys (the core takes 256))" in out
+
+
+@pytest.mark.parametrize("text, words", [
+    ("COUNT = 1\nDataUnitLen = 128\n", "line 1: an XTS record before any [ENCRYPT] or [DECRYPT] section"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = 128\nKey = " + "00" * 32 + "\ni = " + "00" * 16 + "\nPT = 00\nCT = 00\n",
+     "DataUnitLen = 128 bits, but PT holds 1 bytes"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = x\n", "DataUnitLen is not a number"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = 128\nKey = " + "00" * 20 + "\n",
+     "an XTS-AES key is two AES keys, 32, 48 or 64 bytes, not 20"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = 128\nKey = " + "00" * 32 + "\ni = 00\n", "the tweak i is 16 bytes, not 1"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = 128\nKey = " + "00" * 32 + "\nPT = 00\n", "the record has no i or DataUnitSeqNumber"),
+    ("[ENCRYPT]\nCOUNT = 1\nDataUnitLen = 128\nKey = " + "00" * 32 + "\nDataUnitSeqNumber = " + str(1 << 128) + "\n",
+     "DataUnitSeqNumber is over 128 bits"),
+    ("[MONTE]\nCOUNT = 1\n", "not an XTS section ([ENCRYPT] or [DECRYPT])"),
+    ("[ENCRYPT]\njust text\n", "not an XTS field (NAME = value)"),
+    ("# only a comment\n", "no XTS records"),
+    ('{"algorithm": "AES-GCM", "testGroups": []}', "its algorithm is 'AES-GCM', not 'AES-XTS'"),
+    ('{"algorithm": "AES-XTS", "testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof XTS file (KeyError"),
+])
+def test_a_malformed_xts_file_is_one_line(tmp_path, capsys, text, words):
+    bad = tmp_path / "bad.rsp"
+    bad.write_text(text)
+    assert main(["sim", *CORE, "--mode", "xts", "--vectors", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+def test_xts_needs_a_128_bit_block_and_a_key_port(capsys):
+    assert main(["sim", "tdes", "--mode", "xts", "--vectors", str(XTS_FILE)]) == 2
+    assert "xts needs a 128-bit block cipher; tdes has 64-bit blocks" in capsys.readouterr().err
+    assert main(["sim", "aes", "--arch", "key_specific", "--mode", "xts", "--vectors", str(XTS_FILE)]) == 2
+    assert "xts needs a core with a key port" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 
 from cipherfab.hw.info import CoreInfo, CoreSignature, payload_parts
+from cipherfab.host.mode_reference import xts_alpha
 from cipherfab.hw.modes import Mode
 
 N, MASK, FIXED = 128, (1 << 128) - 1, 0x2B7E151628AED2A6ABF7158809CF4F3C
@@ -147,7 +148,11 @@ def model(mode, enc, dec, iv, blocks, bits=N):
     """``mode`` over int ``blocks`` with the block functions ``enc``/``dec`` (a Python model)."""
     out, chain, ctr = [], iv, iv
     for b in blocks:
-        if mode == Mode.ECB_ENCRYPT:
+        if mode.xts:                       # chain: the tweak T, times alpha after each block
+            f = dec if mode == Mode.XTS_DECRYPT else enc
+            out.append(f(b ^ chain) ^ chain)
+            chain = int.from_bytes(xts_alpha(chain.to_bytes(16, "big")), "big")
+        elif mode == Mode.ECB_ENCRYPT:
             out.append(enc(b))
         elif mode == Mode.ECB_DECRYPT:
             out.append(dec(b))

@@ -40,6 +40,9 @@ def places(tmp_path):
                        "OFBnoiv.rsp": ofb.replace("IV = " + "0" * 32 + "\n", ""),
                        "modeless.rsp": ofb.replace("# AESVS MMT test data for OFB\n", "")}.items():
         (tmp_path / name).write_text(text)
+    xts = ("#  XTSGen information\n[ENCRYPT]\n\nCOUNT = 1\nDataUnitLen = 120\nKey = " + "01" * 32
+           + "\ni = " + "00" * 16 + "\nPT = " + "00" * 15 + "\nCT = " + "00" * 15 + "\n")
+    (tmp_path / "XTSGenAES128.rsp").write_text(xts)
     (tmp_path / "kat.rsp").write_text("# ECB GFSbox\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 +
                                       "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     return tmp_path
@@ -103,6 +106,13 @@ CASES = [
     (["sim", "aes", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFB files run through the system: sim --mode ofb"),
     (["sim", "tdes", "--mode", "ofb", "--vectors", "{tmp}/TOFBIMMT1.rsp"], "the file's mode is OFBI, not OFB"),
     (["sim", "tdes", "--vectors", "{tmp}/TCBCIMMT1.rsp"], "CBCI mode is not supported (ECB and CBC only)"),
+    (["sim", "aes", "--vectors", "{tmp}/XTSGenAES128.rsp"], "XTS files run through the system: sim --mode xts"),
+    (["sim", "aes", "--mode", "xts", "--random", "5"], "--mode xts runs --vectors files (NIST CAVP XTSGenAES .rsp"),
+    (["sim", "aes", "--mode", "xts", "--vectors", "{tmp}/XTSGenAES128.rsp"],
+     "no record in the vector files ran on this core: data units under 16 bytes"),
+    (["sim", "aes", "--mode", "xts", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFBMMT128.rsp line 4: the record has no DataUnitLen"),
+    (["sim", "tdes", "--mode", "xts", "--vectors", "{tmp}/XTSGenAES128.rsp"],
+     "xts needs a 128-bit block cipher; tdes has 64-bit blocks"),
     (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/OFBMCT128.rsp"],
      "no record in the vector files ran on this core: Monte-Carlo records (ciphertext fed back"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),

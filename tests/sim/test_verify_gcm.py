@@ -52,6 +52,8 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert e["ofb_cfb"] == {"messages": 9, "failed": 0, "seed": 1}
     assert "CMAC random 3 passed, 0 failed" in good["line"]
     assert e["cmac"] == {"messages": 3, "failed": 0, "seed": 1}
+    assert "XTS random 3 passed, 0 failed" in good["line"]     # encrypt only: the core encrypts
+    assert e["xts"] == {"messages": 3, "failed": 0, "seed": 1}
     assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     # another digest: the system is generated again and compared (the same: fresh, restamped)
@@ -113,6 +115,15 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert not bad["ok"] and "CMAC random 0 passed, 1 failed" in bad["line"]
     assert "random CMAC message 0 (" in bad["line"] and "a forged message was accepted" in bad["line"]
 
+    # an XTS data unit run from a neighbouring tweak: the XTS part of the check fails
+    monkeypatch.setattr(driver.Accelerator, "run_cmac", real_cmac)
+    real_xts = driver.Accelerator.run_xts
+    monkeypatch.setattr(driver.Accelerator, "run_xts", lambda self, key, decrypt, tweak, *a, **k: real_xts(
+        self, key, decrypt, bytes([tweak[0] ^ 1]) + tweak[1:], *a, **k))
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "XTS random 0 passed, 1 failed" in bad["line"]
+    assert "random XTS encrypt message 0 (" in bad["line"]
+
 
 def test_the_ledger_keeps_gcm_entries(tmp_path):
     book = ledger.Ledger(tmp_path / "ledger.json")
@@ -134,6 +145,7 @@ def test_a_64_bit_class_runs_ofb_and_cfb_only(cut_root, monkeypatch):
     assert "(no GCM or CMAC: 64-bit blocks): OFB/CFB random 6 passed, 0 failed" in good["line"]
     e = good["entry"]
     assert e["random"]["messages"] == 0 and e["cmac"]["messages"] == 0 and e["ghash"] is None
+    assert e["xts"]["messages"] == 0 and "XTS" not in good["line"]
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     from cipherfab.host import driver
     real_run = driver.Accelerator.run

@@ -5,7 +5,11 @@ ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR, O
 ciphers) writes the ciphertext followed by the tag; decrypting,
 the file's last ``--tag-bits`` / 8 bytes are the tag, and the plaintext is written only
 when the system and the reference both accept the tag: otherwise one line, "authentication
-failed", exit 1, and no output file (the plaintext never leaves memory).  The result is checked against the cipher's reference model (OpenSSL through
+failed", exit 1, and no output file (the plaintext never leaves memory).  XTS (128-bit block
+ciphers; IEEE 1619) takes the two keys as one ``--key`` (K1 then K2), cuts the file into data
+units of ``--data-unit-bytes`` (default 512), the first taking ``--tweak`` (16 bytes in hex)
+or ``--data-unit N`` (the tweak is N as a little-endian 128-bit number), each next one +1;
+a unit that is not whole blocks steals ciphertext.  The result is checked against the cipher's reference model (OpenSSL through
 ``cryptography`` for AES and DES) before the output file is written: on any failure no
 output file is left behind.
 
@@ -33,10 +37,11 @@ from ..hw.stream.axis import WIDTHS
 from ..userfiles import input_file, output_file, read_bytes
 from ..registry import add_core_arguments, get_cipher, params_from_args
 from .gcm_reference import gcm_reference
-from .mode_reference import reference  # noqa: F401 - the modes' reference, used here and by tests
+from .driver import XTS_UNIT_MAX, xts_units
+from .mode_reference import reference, xts_reference, xts_unit_tweaks  # noqa: F401 - used by tests too
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
-MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm")
+MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm", "xts")
 STREAM_MODES = ("ctr", "ofb", "cfb")      #: any length; decrypted with the encrypting core
 TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appendix C
 
@@ -61,11 +66,19 @@ def register(subparsers) -> None:
                                                    "block in hex; GCM: the IV, 12 bytes recommended, any "
                                                    "length >= 1 byte")
         p.add_argument("--mode", choices=MODES, required=True,
-                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES) or gcm")
+                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES), gcm or xts")
         p.add_argument("--aad", metavar="FILE", help="GCM: additional authenticated data, from a file "
                                                      "(default none)")
         p.add_argument("--tag-bits", type=integer, choices=TAG_BITS, metavar="N",
                        help="GCM: the tag's length, 128 (default), 120, 112, 104, 96, 64 or 32")
+        p.add_argument("--tweak", metavar="HEX", help="XTS: the first data unit's tweak, 16 bytes "
+                                                      "in hex (each next unit's: +1, little-endian)")
+        p.add_argument("--data-unit", type=integer, metavar="N",
+                       help="XTS: the first data unit's number (its tweak: N as a little-endian "
+                            "128-bit number), instead of --tweak")
+        p.add_argument("--data-unit-bytes", type=integer, metavar="BYTES",
+                       help=f"XTS: bytes per data unit, 16 to {XTS_UNIT_MAX} (default 512, a disk "
+                            "sector); a last unit of the file may be shorter, not under 16")
         p.add_argument("--in", dest="input", required=True, metavar="FILE", help="input file")
         p.add_argument("--out", dest="output", required=True, metavar="FILE",
                        help="output file (replaced, keeping its permissions, only once the result "
@@ -131,42 +144,62 @@ def _params(args):
     if "key" not in {p.name for p in arch.params}:     # the data key, not a built-in one
         args.key = None
     direction = arch.param("direction")
-    if (_direction_needed(args) == "decrypt" and getattr(args, "direction", None) is None
-            and direction is not None and "decrypt" in direction.choices):
-        args.direction = "decrypt"
+    need = _direction_needed(args)
+    if (need != "encrypt" and getattr(args, "direction", None) is None
+            and direction is not None and need in direction.choices):
+        args.direction = need
     return params_from_args(args), key
 
 
 def _direction_needed(args) -> str:
     """The core direction the command's mode runs (CTR, OFB, CFB and GCM decrypt with the
-    encrypting core)."""
+    encrypting core; XTS decrypts its data and encrypts its tweaks: both)."""
+    if args.decrypt and args.mode == "xts":
+        return "both"
     return "decrypt" if args.decrypt and args.mode in ("ecb", "cbc") else "encrypt"
 
 
 def _check_gcm_options(args) -> None:
-    """--aad and --tag-bits belong to GCM."""
+    """--aad and --tag-bits belong to GCM, --tweak, --data-unit and --data-unit-bytes to XTS."""
     if args.mode != "gcm":
         for given, option in ((args.aad, "--aad"), (args.tag_bits, "--tag-bits")):
             if given is not None:
                 raise CipherfabError(f"{option} applies to --mode gcm, not {args.mode}")
+    if args.mode != "xts":
+        for given, option in ((args.tweak, "--tweak"), (args.data_unit, "--data-unit"),
+                              (args.data_unit_bytes, "--data-unit-bytes")):
+            if given is not None:
+                raise CipherfabError(f"{option} applies to --mode xts, not {args.mode}")
+        return
+    if args.iv is not None:
+        raise CipherfabError("--iv does not apply to xts: give --tweak HEX or --data-unit N")
+    if (args.tweak is None) == (args.data_unit is None):
+        raise CipherfabError("xts takes the first data unit's tweak: give --tweak HEX (16 bytes) "
+                             "or --data-unit N, one of them")
+    if args.data_unit is not None and not 0 <= args.data_unit < 1 << 128:
+        raise CipherfabError(f"--data-unit {args.data_unit}: a data unit number is 0 to 2^128 - 1")
+    if args.data_unit_bytes is not None and not 16 <= args.data_unit_bytes <= XTS_UNIT_MAX:
+        raise CipherfabError(f"--data-unit-bytes {args.data_unit_bytes}: a data unit is 16 to "
+                             f"{XTS_UNIT_MAX} bytes (2^20 blocks)")
 
 
-def _check_gcm_core(params, info) -> None:
+def _check_gcm_core(params, info, mode: str = "gcm") -> None:
     if info.block_bits != 128:
-        raise CipherfabError(f"gcm needs a 128-bit block cipher; {params.cipher} has "
+        raise CipherfabError(f"{mode} needs a 128-bit block cipher; {params.cipher} has "
                              f"{info.block_bits}-bit blocks")
 
 
 def _check_direction(args, params, info) -> None:
     """Refuse a core that cannot run the mode's direction, saying what would."""
     need = _direction_needed(args)
-    if need in info.directions:
+    if need in info.directions or (need == "both" and len(info.directions) == 2):
         return
     work = f"{args.mode} {'decryption' if args.decrypt else 'encryption'}"
     option = params.architecture.param("direction")
     if option is not None and need in option.choices:
         raise CipherfabError(f"{params.top} only {info.directions[0]}s: {work} needs "
-                             f"--direction {need} (or both)")
+                             f"--direction {need}" + (" (or both)" if need != "both" else
+                                                      " (its tweaks are encrypted)"))
     able = [a.name for a in get_cipher(params.cipher).architectures
             if a.param("direction") is not None and need in a.param("direction").choices]
     ctr = "; or use --mode ctr, ofb or cfb" if need == "decrypt" else ""
@@ -188,10 +221,12 @@ def _hex_problem(text: str) -> str | None:
     return "an odd number of hex digits" if len(text) % 2 else None
 
 
-def _key(text: str, params, info) -> bytes:
-    """The data key: hex of the core's key size; a valid key of another size the cipher
-    takes is answered with the --key-bits that would build for it."""
+def _key(text: str, params, info, keys: int = 1) -> bytes:
+    """The data key: hex of the core's key size (XTS: ``keys`` 2, two keys); a valid key of
+    another size the cipher takes is answered with the --key-bits that would build for it."""
     problem = _hex_problem(text)
+    if keys == 2:
+        return _xts_key(text, problem, params, info)
     bits = info.key_bits or 4 * len(info.fixed_key)
     if problem:
         raise CipherfabError(f"--key {text!r}: {problem}; a {bits}-bit key is {bits // 4} hex digits")
@@ -204,6 +239,27 @@ def _key(text: str, params, info) -> bytes:
     key = bytes.fromhex(text)
     if info.key_interface == "none" and key.hex() != info.fixed_key.lower():
         raise CipherfabError(f"{params.top} is built for key {info.fixed_key}")
+    return key
+
+
+def _xts_key(text: str, problem: str | None, params, info) -> bytes:
+    """XTS's key: K1 then K2, each of the core's key size (a key-specific core has none)."""
+    bits = info.key_bits
+    if info.key_interface == "none":
+        raise CipherfabError(f"xts needs a core with a key port (two keys): {params.top} is built "
+                             f"for one key")
+    if problem:
+        raise CipherfabError(f"--key {text!r}: {problem}; an XTS key is two {bits}-bit keys, "
+                             f"{bits // 2} hex digits")
+    if 4 * len(text) != 2 * bits:
+        option = params.architecture.param("key_bits")
+        hint = (f": add --key-bits {2 * len(text)}"
+                if option is not None and 2 * len(text) in option.choices else "")
+        raise CipherfabError(f"--key has {len(text)} hex digits; XTS with {params.top} takes two "
+                             f"{bits}-bit keys, {bits // 2} digits{hint}")
+    key = bytes.fromhex(text)
+    if key[:bits // 8] == key[bits // 8:]:
+        raise CipherfabError("--key: the XTS key's two halves are equal (IEEE 1619-2018 5.1 refuses it)")
     return key
 
 
@@ -224,6 +280,13 @@ def _entropy(text: str | None, params, info) -> bytes | None:
 def _iv(args, params, info) -> bytes:
     """The IV (CBC, OFB, CFB) or initial counter (CTR): one block in hex; ECB takes none."""
     bits = info.block_bits
+    if args.mode == "xts":
+        if args.tweak is None:
+            return args.data_unit.to_bytes(16, "little")
+        problem = _hex_problem(args.tweak) or (f"{len(args.tweak)} hex digits" if len(args.tweak) != 32 else None)
+        if problem:
+            raise CipherfabError(f"--tweak {args.tweak!r}: {problem}; the XTS tweak is 16 bytes, 32 hex digits")
+        return bytes.fromhex(args.tweak)
     if args.mode == "gcm":
         if args.iv is None:
             raise CipherfabError("--iv HEX is required for gcm: the IV, 12 bytes (24 hex digits) "
@@ -326,7 +389,7 @@ class _Output:
 
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
     """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""
-    if args.mode == "gcm":
+    if args.mode in ("gcm", "xts"):                   # their own checks: run_gcm, xts_units
         return data, 0
     if not data and (args.mode in STREAM_MODES or args.decrypt):
         raise CipherfabError(f"--in {args.input}: the file is empty, nothing to "
@@ -355,9 +418,9 @@ def run(args) -> int:
         info = declaration(params)        # everything checked before anything is compiled
         width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
         _check_direction(args, params, info)
-        if args.mode == "gcm":
-            _check_gcm_core(params, info)
-        key = _key(key_hex, params, info)
+        if args.mode in ("gcm", "xts"):
+            _check_gcm_core(params, info, args.mode)
+        key = _key(key_hex, params, info, 2 if args.mode == "xts" else 1)
         iv = _iv(args, params, info)
         entropy = _entropy(args.seed_hex, params, info)
         bb = info.block_bits // 8
@@ -369,6 +432,20 @@ def run(args) -> int:
             result, out = _gcm(args, params, acc, key, iv, aad, data, link)
             target.commit(out)
             _summary(args, params, result, len(raw), 0, aad=len(aad))
+            return 0
+        if args.mode == "xts":
+            units = xts_units(params.top, info, key, args.decrypt, iv, raw,
+                              args.data_unit_bytes or 512)
+            acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
+            result = with_progress(lambda progress=None: acc.run_xts(
+                key, args.decrypt, iv, raw, args.data_unit_bytes or 512, link=link,
+                progress=progress), len(raw), args.quiet)
+            want = b"".join(xts_reference(params.cipher, key, t, u, args.decrypt)
+                            for t, u in zip(xts_unit_tweaks(iv, len(units)), units))
+            if result.out != want:
+                raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+            target.commit(result.out)
+            _summary(args, params, result, len(raw), 0, units=len(units))
             return 0
         acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
         mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
@@ -441,13 +518,16 @@ def with_progress(go, total: int, quiet: bool):
         return go(lambda done: bar.update(task, completed=done))
 
 
-def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None) -> None:
+def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None,
+             units: int | None = None) -> None:
     """The run in a few lines: the input's size as given, the padding on its own."""
     busy = r.blocks * r.core_cycles_per_block
     if aad is not None:
         tag = (args.tag_bits or 128)
         pad = (f"; {aad} bytes of AAD, a {tag}-bit tag "
                + ("checked" if args.decrypt else "appended"))
+    elif units is not None:
+        pad = f"; {units} data unit{'s' * (units != 1)} of {args.data_unit_bytes or 512} bytes"
     elif not padding:
         pad = ""
     elif args.decrypt:
@@ -462,6 +542,11 @@ def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None) -
     print(f"Fmax used: {r.fmax_mhz:g} MHz ({r.fmax_source})")
     print(f"core throughput: {r.core_mbps:.1f} Mbit/s; system throughput: {r.system_mbps:.1f} Mbit/s "
           f"({100 * r.system_mbps / r.core_mbps:.1f}% of the core)")
+    if units is not None:
+        print(f"where the time went: input link not delivered {r.in_link_wait} cycles, output link "
+              f"not taking {r.out_link_wait}; the tweaks' ECB run under K2, the key change, and "
+              f"each data unit started by its own register writes (IV, CTRL) and waited for (STATUS)")
+        return
     print(f"where the time went: input link not delivered {r.in_link_wait} cycles, output link "
           f"not taking {r.out_link_wait}, core starved (input FIFO empty) {r.counters['starved']}, "
           f"results blocked (output FIFO full) {r.counters['blocked']}")

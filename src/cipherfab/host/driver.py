@@ -35,6 +35,40 @@ def cmac_padded(data: bytes, block_bytes: int = 16) -> bytes:
     return tail + bytes(-len(tail) % block_bytes)
 
 
+XTS_UNIT_MAX = 16 << 20     #: IEEE 1619 5.1: a data unit is at most 2^20 blocks
+
+
+def xts_units(top: str, info, key: bytes, decrypt: bool, tweak: bytes, data: bytes,
+              unit_bytes: int | None) -> list[bytes]:
+    """XTS's input checked (one line each) and cut into data units (``unit_bytes``; None:
+    one unit): the core runs it, the key is two different halves, every unit 16 bytes or
+    more."""
+    mode = Mode.XTS_DECRYPT if decrypt else Mode.XTS_ENCRYPT
+    if mode not in modes_of(info):
+        raise CipherfabError(f"{top} cannot run xts {'decryption' if decrypt else 'encryption'}: "
+                             f"XTS needs a 128-bit block cipher with a key port that encrypts "
+                             f"(its tweaks){' and decrypts' if decrypt else ''} (this core: "
+                             f"{info.block_bits}-bit blocks, {', '.join(info.directions)}, "
+                             f"key interface {info.key_interface})")
+    half = info.key_bits // 8
+    if len(key) != 2 * half:
+        raise CipherfabError(f"the XTS key is two {half}-byte keys, {2 * half} bytes, not {len(key)}")
+    if key[:half] == key[half:]:
+        raise CipherfabError("the XTS key's two halves are equal (IEEE 1619-2018 5.1 refuses it)")
+    if len(tweak) != 16:
+        raise CipherfabError(f"the XTS tweak is 16 bytes, not {len(tweak)}")
+    if len(data) < 16:
+        raise CipherfabError(f"an XTS data unit is at least 16 bytes; the input has {len(data)}")
+    unit_bytes = unit_bytes or len(data)
+    if not 16 <= unit_bytes <= XTS_UNIT_MAX:
+        raise CipherfabError(f"an XTS data unit is 16 bytes to 16 MiB (2^20 blocks), not {unit_bytes}")
+    units = [data[i:i + unit_bytes] for i in range(0, len(data), unit_bytes)]
+    if len(units[-1]) < 16:
+        raise CipherfabError(f"the last XTS data unit would be {len(units[-1])} bytes ({len(data)} "
+                             f"bytes in units of {unit_bytes}); a unit is at least 16")
+    return units
+
+
 def misbehaved(message: str) -> CipherfabError:
     """The system did something the driver's protocol rules out: a failed check (exit 1),
     not bad input (exit 2)."""
@@ -252,6 +286,63 @@ class Accelerator:
                    core_cycles_per_block=info.cycles_per_block_feedback, block_bits=info.block_bits,
                    link=link, tag=got_tag, authentic=authentic, message_bytes=len(data))
 
+    def run_xts(self, key: bytes, decrypt: bool, tweak: bytes, data: bytes,
+                unit_bytes: int | None = None, link: str | Link = "axi-dma", progress=None,
+                seed: int = 1) -> Run:
+        """XTS (IEEE 1619, SP 800-38E) through the system: ``key`` is K1 then K2 (twice the
+        core's key), ``tweak`` the first data unit's 16-byte tweak (each next unit's: +1,
+        little-endian), ``data`` cut into data units of ``unit_bytes`` (None: one unit).
+        The system encrypts every unit's tweak under K2 (ECB, one stream), then runs each
+        unit's whole blocks under K1 in XTS mode from its encrypted tweak; a unit that is
+        not whole blocks steals ciphertext here (:func:`.mode_reference.xts_steal`: its
+        last two blocks run as one-block messages from T_n and T_n-1, computed here from
+        the encrypted tweak).  The Run's cycles run from the tweaks' first input to the
+        last unit's last output, register writes between units included."""
+        from .mode_reference import xts_alpha, xts_steal, xts_unit_tweaks
+        units = xts_units(self.params.top, self.info, key, decrypt, tweak, data, unit_bytes)
+        half = len(key) // 2
+        link = get_link(link) if isinstance(link, str) else link
+        per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
+        mode = Mode.XTS_DECRYPT if decrypt else Mode.XTS_ENCRYPT
+        done, outs, first, last, waits = 0, [], None, 0, [0, 0]
+        with self._open(seed) as hw:
+            self._load_key(hw, key[half:])
+            hw.write(regs.CTRL, 1 | Mode.ECB_ENCRYPT.value << 4)
+            tweaks = self._stream(hw, b"".join(xts_unit_tweaks(tweak, len(units))), per_clock, None)
+            self._finish(hw, counters=False)
+            first, waits = tweaks.first_in, [tweaks.in_link_wait, tweaks.out_link_wait]
+            self._load_key(hw, key[:half])
+            for u, unit in enumerate(units):
+                t0 = tweaks.out[16 * u:16 * u + 16]
+
+                def whole(j, blocks):
+                    nonlocal last
+                    t = t0
+                    for _ in range(j):
+                        t = xts_alpha(t)
+                    for i in range(0, 16, 4):
+                        hw.write(regs.IV + i, int.from_bytes(t[i:i + 4], "big"))
+                    hw.write(regs.CTRL, 1 | mode.value << 4)
+                    got = self._stream(hw, blocks, per_clock, None)
+                    self._finish(hw, counters=False)
+                    last = got.last_out
+                    waits[0] += got.in_link_wait
+                    waits[1] += got.out_link_wait
+                    if len(got.out) != len(blocks):
+                        raise misbehaved(f"the system returned {len(got.out)} bytes for {len(blocks)}")
+                    return got.out
+                outs.append(xts_steal(whole, unit, decrypt))
+                done += len(unit)
+                if progress:
+                    progress(done)
+            counters = self._finish(hw)[1]
+        return Run(out=b"".join(outs), cycles=last - first + 1, blocks=-(-len(data) // 16),
+                   counters=counters, in_link_wait=waits[0], out_link_wait=waits[1],
+                   fmax_mhz=self.fmax_mhz,
+                   fmax_source=self.fmax_source, core_cycles_per_block=self.info.cycles_per_block,
+                   block_bits=self.info.block_bits, link=link,
+                   notes=[f"{len(units)} data unit{'s' * (len(units) != 1)}"])
+
     @property
     def seed_bytes(self) -> int:
         """The bytes of the core's seed (0: it has no seed port)."""
@@ -317,16 +408,16 @@ class Accelerator:
         stats.out = b"".join(out)
         return stats
 
-    def _finish(self, hw) -> tuple[int, dict]:
+    def _finish(self, hw, counters: bool = True) -> tuple[int, dict]:
         """STATUS once the system is idle (a GCM verdict comes after the last output), and
-        the counters; the error flags raised as one line."""
+        the counters (``counters``: read them); the error flags raised as one line."""
         for _ in range(10000):
             status = hw.read(regs.STATUS)
             if status & 1:
                 break
         else:
             raise misbehaved("the system did not become idle after the message")
-        counters = {name: hw.read(addr) for name, addr in (
+        counters = {} if not counters else {name: hw.read(addr) for name, addr in (
             ("blocks_in", regs.BLOCKS_IN), ("blocks_out", regs.BLOCKS_OUT),
             ("starved", regs.STARVED), ("blocked", regs.BLOCKED))}
         flags = [what for bit, what in ((1, "mode_error"), (2, "axis_error"), (3, "length_error"),

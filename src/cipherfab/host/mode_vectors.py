@@ -1,7 +1,9 @@
-"""``cipherfab sim ... --mode ofb|cfb|cmac --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
-KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), and CMAC files (CAVP
+"""``cipherfab sim ... --mode ofb|cfb|cmac|xts --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
+KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), CMAC files (CAVP
 CMACGen/CMACVer, ``cryptography-vectors``' SP 800-38B examples, Wycheproof's JSON:
-:mod:`cipherfab.vectors.cmac`) through the accelerator system around a generated core
+:mod:`cipherfab.vectors.cmac`) and XTS files (CAVP XTSGenAES, Wycheproof's JSON:
+:mod:`cipherfab.vectors.xts`; each record one data unit through
+:meth:`~.driver.Accelerator.run_xts`) through the accelerator system around a generated core
 (plugged into ``sim`` by :mod:`.cli`, as ``--mode gcm``).  A CMAC generation record is one
 message whose tag is compared, a verification record one whose verdict is.
 
@@ -53,6 +55,8 @@ def run_mode_vectors(args, params) -> int:
         raise CipherfabError(f"{args.mode} runs on the encrypting core; {params.top} only decrypts")
     if args.mode == "cmac":
         return _cmac_vectors(args, params, info)
+    if args.mode == "xts":
+        return _xts_vectors(args, params, info)
     from ..hw.modes import Mode
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.rsp import parse_rsp
@@ -99,11 +103,37 @@ def _cmac_vectors(args, params, info) -> int:
     return _through_system(args, params, info, "CMAC", parse_cmac, skip, check)
 
 
-def _through_system(args, params, info, title: str, read, skip, check) -> int:
+def _xts_vectors(args, params, info) -> int:
+    """XTS vector files: each record one data unit (decrypt records on a core that also
+    decrypts)."""
+    from ..hw.modes import Mode, modes_of
+    from ..vectors.xts import parse_xts
+    if info.block_bits != 128:
+        raise CipherfabError(f"xts needs a 128-bit block cipher; {params.cipher} has "
+                             f"{info.block_bits}-bit blocks")
+    if Mode.XTS_ENCRYPT not in modes_of(info):
+        raise CipherfabError(f"xts needs a core with a key port: {params.top} is built for one key")
+
+    def skip(r):
+        if r.skip:
+            return r.skip
+        if r.decrypt and Mode.XTS_DECRYPT not in modes_of(info):
+            return "[DECRYPT] records (the core does not decrypt: --direction both runs them)"
+        return None
+
+    def check(acc, r):
+        src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
+        got = acc.run_xts(r.key, r.decrypt, r.tweak, src, seed=args.seed).out
+        return got == want, f"{got.hex()} != {want.hex()}"
+    return _through_system(args, params, info, "XTS", parse_xts, skip, check, keys=2)
+
+
+def _through_system(args, params, info, title: str, read, skip, check, keys: int = 1) -> int:
     """``args.vectors`` through the system around ``params``: ``read(path)`` gives a file's
     records, ``skip(record)`` a reason not to run one (a key of another size is skipped
     here), ``check(acc, record)`` (passed, what differs).  Every file is read and every skip
-    decided before the system is compiled; nothing to run is refused before it."""
+    decided before the system is compiled; nothing to run is refused before it.  ``keys``:
+    the records' keys hold that many of the core's keys (XTS: 2)."""
     from ..vectors import exit_code, format_report
     from ..vectors.records import FileReport
     reports, runs = [], []
@@ -111,8 +141,8 @@ def _through_system(args, params, info, title: str, read, skip, check) -> int:
         rep, run = FileReport(file=str(path)), []
         records = read(path)
         for r in records[:args.limit] if args.limit else records:
-            reason = (f"{8 * len(r.key)}-bit keys (the core takes {info.key_bits})"
-                      if 8 * len(r.key) != info.key_bits else skip(r))
+            reason = (f"{8 * len(r.key)}-bit keys (the core takes {keys * info.key_bits})"
+                      if 8 * len(r.key) != keys * info.key_bits else skip(r))
             if reason:
                 rep.skip(reason)
             else:

@@ -1,5 +1,5 @@
-"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB and CFB through
-the system, for every core class they apply to.
+"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB, CFB and XTS
+through the system, for every core class they apply to.
 
 A class is a (cipher, architecture) whose cores encrypt (and take one clock); its
 representative is the architecture's default point.  128-bit classes get every check below;
@@ -22,7 +22,12 @@ with Verilator and runs, through the driver:
   ``cryptography``, for TDES);
 * random CMAC messages (0 to 100 bytes, every tag length from 4 to 16 bytes): the tag made
   against the reference (OpenSSL's CMAC for AES, SP 800-38B over the model otherwise), that
-  tag verified, and a tag with one bit flipped or the message one byte longer refused.
+  tag verified, and a tag with one bit flipped or the message one byte longer refused;
+* random XTS data units (128-bit classes with a key port: two random keys, 16 to 100 bytes
+  as one unit or cut into units of 16 to 48 bytes, so ciphertext stealing and the tweak's
+  +1 between units run), encrypted (and decrypted where the class's core decrypts)
+  against the reference (OpenSSL's XTS for AES-128 and -256, the IEEE 1619 construction
+  over the cipher's model otherwise).
 
 Its ledger entry (``gcm`` in the ledger, keyed ``gcm:<core top>``) holds the verdict,
 the counts, what was checked (the sha256 of the system's Verilog and of the host driver that
@@ -187,8 +192,12 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     cmac, first_cmac = _cmac(acc, params, info, rng, fixed, seed, messages // 4 if wide else 0)
     first = first or first_cmac
     phases["cmac random"] = time.perf_counter() - t
+    t = time.perf_counter()
+    xts, first_xts = _xts(acc, params, info, rng, seed, messages // 4)
+    first = first or first_xts
+    phases["xts random"] = time.perf_counter() - t
     ok = (cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
-          and feedback["failed"] == 0 and cmac["failed"] == 0)
+          and feedback["failed"] == 0 and cmac["failed"] == 0 and xts["failed"] == 0)
     seconds = time.perf_counter() - t0
     cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
                  else "")
@@ -197,15 +206,16 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     if wide:
         line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} ({acc.ghash} GHASH): {cavp_text}random "
                 f"{messages - bad_random} passed, {bad_random} failed; {ofb_cfb}; "
-                f"CMAC random {cmac['messages'] - cmac['failed']} passed, {cmac['failed']} failed "
-                f"[{seconds:.1f} s]")
+                f"CMAC random {cmac['messages'] - cmac['failed']} passed, {cmac['failed']} failed"
+                + (f"; XTS random {xts['messages'] - xts['failed']} passed, {xts['failed']} failed"
+                   if xts["messages"] else "") + f" [{seconds:.1f} s]")
     else:
         line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} (no GCM or CMAC: {info.block_bits}-bit "
                 f"blocks): {ofb_cfb} [{seconds:.1f} s]")
     if first:
         line += f"\n     first failure: {first}"
     counts = {"cavp": cavp, "random": {"messages": gcm_messages, "failed": bad_random, "seed": seed},
-              "ofb_cfb": feedback, "cmac": cmac, "ghash": acc.ghash}
+              "ofb_cfb": feedback, "cmac": cmac, "xts": xts, "ghash": acc.ghash}
     now = checked(params)
     e = ledger.entry(params, ok, counts, now["verilog_sha256"], vectors(params, root), seconds,
                      line.split("\n")[0], phases)
@@ -255,6 +265,32 @@ def _cmac(acc, params: CoreParams, info, rng, fixed, seed: int, messages: int):
             failed += 1
             first = first or f"random CMAC message {n} ({len(data)} bytes, {tb}-byte tag): {problem}"
     return {"messages": messages, "failed": failed, "seed": seed}, first
+
+
+def _xts(acc, params: CoreParams, info, rng, seed: int, messages: int):
+    """``messages`` random XTS inputs through the system where the class runs XTS (and
+    as many decrypted where its core decrypts), against the reference; (counts, first
+    failure or None)."""
+    from ..hw.modes import Mode, modes_of
+    from .mode_reference import xts_reference, xts_unit_tweaks
+    runs = [d for d, m in ((False, Mode.XTS_ENCRYPT), (True, Mode.XTS_DECRYPT)) if m in modes_of(info)]
+    failed, first, kb = 0, None, info.key_bits // 8
+    for decrypt in runs:
+        for n in range(messages):
+            k = rng.randbytes(kb)
+            key, tweak = k + bytes(b ^ 0xFF for b in k[:1]) + rng.randbytes(kb - 1), rng.randbytes(16)
+            data = rng.randbytes(rng.randrange(16, 101))
+            unit = None if n % 2 else rng.randrange(16, 49)
+            if len(data) % (unit or len(data)) and len(data) % (unit or len(data)) < 16:
+                unit = None                           # a last unit under 16 bytes: one unit
+            parts = [data[i:i + (unit or len(data))] for i in range(0, len(data), unit or len(data))]
+            want = b"".join(xts_reference(params.cipher, key, t, p, decrypt)
+                            for t, p in zip(xts_unit_tweaks(tweak, len(parts)), parts))
+            if acc.run_xts(key, decrypt, tweak, data, unit, seed=seed).out != want:
+                failed += 1
+                first = first or (f"random XTS {'decrypt' if decrypt else 'encrypt'} message {n} "
+                                  f"({len(data)} bytes, units of {unit or len(data)}) differs from the reference")
+    return {"messages": messages * len(runs), "failed": failed, "seed": seed}, first
 
 
 def verify_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:

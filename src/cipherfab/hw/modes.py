@@ -1,5 +1,5 @@
 """Block-cipher modes around any cipherfab core: ECB, CBC (encrypt, decrypt), CTR, OFB, CFB
-(full-block segments: CFB128 for a 128-bit block), and the counter part of GCM
+(full-block segments: CFB128 for a 128-bit block), XTS's blocks, and the counter part of GCM
 (:mod:`cipherfab.hw.gcm.gcm` adds the rest: H, J0, GHASH and the tag, and runs CMAC on
 the engine's CBC encrypt).
 
@@ -11,7 +11,10 @@ core through the core's own stream ports and reads nothing but its declaration
 architecture.  Every mode is one shape::
 
     core input   x = data            ECB, CBC decrypt
-                   = data ^ chain    CBC encrypt (chain: IV, then the last ciphertext)
+                   = data ^ chain    CBC encrypt (chain: IV, then the last ciphertext);
+                                     XTS encrypt and decrypt (chain: the IV is the data
+                                     unit's encrypted tweak T, times alpha after each
+                                     block, IEEE 1619 5.3)
                    = counter         CTR (the IV, +1 per block, modulo 2^block_bits);
                                      GCM (the IV is J0; inc32: +1 modulo 2^32 in the low
                                      32 bits, SP 800-38D)
@@ -19,7 +22,7 @@ architecture.  Every mode is one shape::
                                      encrypt (IV, then the last ciphertext out), CFB
                                      decrypt (IV, then the last ciphertext in)
     operand FIFO  pushed with the block: 0 (ECB, CBC encrypt), chain (CBC decrypt: the
-                  previous ciphertext), data (CTR, GCM, OFB, CFB)
+                  previous ciphertext; XTS: the block's T), data (CTR, GCM, OFB, CFB)
     output        core output ^ operand popped beside it
 
 The core keeps order and never drops or duplicates a block, so the operand FIFO pops
@@ -34,6 +37,9 @@ the system's slowest path.  A pipelined or interleaved core keeps many blocks in
 decrypt, CFB decrypt and CTR; CBC encrypt, OFB and CFB encrypt need the previous block's
 result, so a block enters only when no block is in flight (the core's feedback rate).
 CTR, OFB and CFB take a partial last block (the stream modes: the output is cut to it).
+XTS runs whole blocks at the core's full rate (no feedback: T for every block is known
+ahead); the host encrypts the tweaks under the second key (ECB) and steals ciphertext for
+a data unit that is not whole blocks (:meth:`cipherfab.host.driver.Accelerator.run_xts`).
 
 A block may carry ``sideband`` bits (e.g. the last-block flag and byte count of a
 stream whose length is not a whole number of blocks): they travel in the operand FIFO
@@ -54,7 +60,7 @@ from __future__ import annotations
 
 import math
 
-from amaranth.hdl import Cat, Const, Module, Signal, Value
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -76,6 +82,8 @@ class Mode(enum.Enum, shape=4):
     CFB_DECRYPT = 9
     CMAC_GENERATE = 10  # SP 800-38B: the GCM layer runs it on the engine's CBC encrypt
     CMAC_VERIFY = 11
+    XTS_ENCRYPT = 12    # IEEE 1619 / SP 800-38E, one data unit's whole blocks from its tweak T
+    XTS_DECRYPT = 13
 
     @property
     def gcm(self) -> bool:
@@ -84,6 +92,10 @@ class Mode(enum.Enum, shape=4):
     @property
     def cmac(self) -> bool:
         return self in (Mode.CMAC_GENERATE, Mode.CMAC_VERIFY)
+
+    @property
+    def xts(self) -> bool:
+        return self in (Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT)
 
     @property
     def layer(self) -> bool:
@@ -105,14 +117,27 @@ class Mode(enum.Enum, shape=4):
     @property
     def direction(self) -> str:
         """The core direction this mode runs."""
-        return "decrypt" if self in (Mode.ECB_DECRYPT, Mode.CBC_DECRYPT) else "encrypt"
+        return "decrypt" if self in (Mode.ECB_DECRYPT, Mode.CBC_DECRYPT, Mode.XTS_DECRYPT) else "encrypt"
 
 
 def modes_of(info, gcm: bool = False) -> tuple[Mode, ...]:
     """The modes a core with this declaration can run; the GCM layer's (GCM, CMAC) only
-    with ``gcm`` (a system with that layer) and a 128-bit block (SP 800-38D)."""
+    with ``gcm`` (a system with that layer) and a 128-bit block (SP 800-38D); XTS with a
+    128-bit block, a key port (two keys) and the encrypt direction (the tweak is encrypted
+    under the second key, decrypting too)."""
     return tuple(m for m in Mode if m.direction in info.directions
-                 and (not m.layer or (gcm and info.block_bits == 128)))
+                 and (not m.layer or (gcm and info.block_bits == 128))
+                 and (not m.xts or (info.block_bits == 128 and info.key_interface != "none"
+                                    and "encrypt" in info.directions)))
+
+
+def xts_alpha(t: Value) -> Value:
+    """The tweak times alpha in GF(2^128) (IEEE 1619 5.2): the 16 bytes read as a
+    little-endian number (byte 0 the lowest), shifted left one bit, 0x87 folded into byte 0
+    when bit 127 falls out; ``t`` has byte 0 in its top bits, as every block here."""
+    le = Cat(*(t[120 - 8 * k:128 - 8 * k] for k in range(16)))
+    doubled = Cat(Const(0, 1), le[:127]) ^ Mux(le[127], 0x87, 0)
+    return Cat(*(doubled[8 * k:8 * k + 8] for k in reversed(range(16))))
 
 
 class ModeEngine(wiring.Component):
@@ -198,6 +223,8 @@ class ModeEngine(wiring.Component):
                 m.d.comb += [x.eq(given ^ chain), pushed.eq(0)]
             with m.Case(Mode.CBC_DECRYPT):
                 m.d.comb += [x.eq(given), pushed.eq(chain)]
+            with m.Case(Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT):
+                m.d.comb += [x.eq(given ^ chain), pushed.eq(chain)]
             with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
                 m.d.comb += [x.eq(counter), pushed.eq(given)]
             with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT):
@@ -205,7 +232,8 @@ class ModeEngine(wiring.Component):
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
         if decrypt is not None:
-            m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT))
+            m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT)
+                                   | (mode == Mode.XTS_DECRYPT))
 
         accepted, taken = Signal(), Signal()
         m.d.comb += [accepted.eq(port.valid & port.ready),
@@ -242,6 +270,9 @@ class ModeEngine(wiring.Component):
         with m.If(accepted):
             with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
                 m.d.sync += chain.eq(given)
+            if n == 128:
+                with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
+                    m.d.sync += chain.eq(xts_alpha(chain))
             with m.If(counts):
                 m.d.sync += [lo.eq(lo + 1), lo_full.eq(lo == (1 << lo_bits) - 2)]
         if n > lo_bits:

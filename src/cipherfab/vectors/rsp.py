@@ -76,7 +76,7 @@ def _detect(path, lines, modes=CORE_MODES) -> tuple[str, str | None]:
     if mode not in (None, *modes):
         if modes != CORE_MODES:                     # a system mode's file, of another mode
             raise fail(path, None, f"the file's mode is {mode}, not {' or '.join(modes)}")
-        system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb"}.get(mode)
+        system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb", "XTS": "xts"}.get(mode)
         raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)"
                    + (f"; {mode} files run through the system: sim --mode {system}" if system else ""))
     return kind, mode

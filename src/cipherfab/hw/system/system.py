@@ -19,7 +19,8 @@ first four bytes)::
                           25:24 key interface (0 none, 1 stream, 2 per block), 26 the core
                           needs a seed, 30:27 its words (SEED[0..n-1])
     0x0C  MODES       R   every mode the system runs (bit = Mode value: 7 OFB, 8 and 9 CFB,
-                          10 and 11 CMAC generate and verify)
+                          10 and 11 CMAC generate and verify, 12 and 13 XTS encrypt and
+                          decrypt)
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -29,7 +30,8 @@ first four bytes)::
     0x40  KEY_LOAD    W   any write: offer the key to the core
     0x44  SEED_LOAD   W   with a seed port: any write offers the seed to the core
     0x50-0x5C IV[0..3]    W   the IV or initial counter (reads return 0); GCM with a
-                          12-byte IV: its bytes in IV[0..2]
+                          12-byte IV: its bytes in IV[0..2]; XTS: the data unit's encrypted
+                          tweak T (its whole blocks follow on the stream)
     0x60  AAD_BYTES   RW  GCM: bytes of AAD on the stream (after the IV, if any)
     0x64  TEXT_BYTES  RW  GCM: bytes of plaintext (ciphertext) on the stream; CMAC: the
                           message's bytes
