@@ -124,7 +124,7 @@ CASES = [
     # link, mode, cipher, core
     (encrypt("--link", "modem"), "unknown link 'modem'; one of pilchard-uncached"),
     (encrypt("--link", ""), "unknown link ''"),
-    (encrypt(mode="ccm"), "argument --mode: invalid choice: 'ccm'"),
+    (encrypt(mode="cfb8"), "argument --mode: invalid choice: 'cfb8'"),
     (encrypt(cipher=None), "give the cipher: CIPHER or --cipher CIPHER"),
     (encrypt("--cipher", "tdes"), "two ciphers given: aes and --cipher tdes"),
     (encrypt(cipher="rot13"), "unknown cipher 'rot13'"),
@@ -132,8 +132,8 @@ CASES = [
     (encrypt("--key-bits", "100"), "--key-bits 100 is not supported"),
     (encrypt("--arch", "systolic"), "--arch 'systolic' is not supported"),
     # GCM: its options, its IV, a 128-bit block
-    (encrypt("--aad", "{in}"), "--aad applies to --mode gcm, not cbc"),
-    (encrypt("--tag-bits", "96", mode="ctr"), "--tag-bits applies to --mode gcm, not ctr"),
+    (encrypt("--aad", "{in}"), "--aad applies to --mode gcm or ccm, not cbc"),
+    (encrypt("--tag-bits", "96", mode="ctr"), "--tag-bits applies to --mode gcm or ccm, not ctr"),
     (encrypt("--tag-bits", "100", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid choice: 100"),
     (encrypt("--tag-bits", "0", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid choice: 0"),
     (encrypt("--tag-bits", "x", mode="gcm", iv=IV[:24]), "argument --tag-bits: invalid integer 'x'"),
@@ -153,7 +153,23 @@ CASES = [
     (decrypt("--direction", "decrypt", mode="ctr"), "only decrypts: ctr decryption needs --direction encrypt"),
     (decrypt("--direction", "decrypt", mode="cfb"), "only decrypts: cfb decryption needs --direction encrypt"),
     (encrypt("--direction", "decrypt", mode="ofb"), "only decrypts: ofb encryption needs --direction encrypt"),
-    (encrypt("--tag-bits", "96", mode="ofb"), "--tag-bits applies to --mode gcm, not ofb"),
+    (encrypt("--tag-bits", "96", mode="ofb"), "--tag-bits applies to --mode gcm or ccm, not ofb"),
+    # CCM: the nonce 7 to 13 bytes, the tag 4 to 16 bytes and even, the payload within its length field
+    (encrypt(mode="ccm", iv=None), "--iv HEX is required for ccm: the nonce, 7 to 13 bytes"),
+    (encrypt(mode="ccm", iv=IV[:12]), "--iv '" + IV[:12] + "': 6 bytes; the CCM nonce is 7 to 13 bytes in hex"),
+    (encrypt(mode="ccm", iv=IV[:28]), "--iv '" + IV[:28] + "': 14 bytes; the CCM nonce is 7 to 13 bytes in hex"),
+    (encrypt(mode="ccm", iv="0g" * 7), "'g' is not a hex digit; the CCM nonce is 7 to 13 bytes in hex"),
+    (encrypt(mode="ccm", iv=""), "--iv '': empty; the CCM nonce is 7 to 13 bytes"),
+    (encrypt("--tag-bits", "104", mode="ccm", iv=IV[:24]),
+     "--tag-bits 104: a CCM tag is 128, 112, 96, 80, 64, 48 or 32 bits"),
+    (encrypt("--tag-bits", "40", mode="ccm", iv=IV[:24]), "argument --tag-bits: invalid choice: 40"),
+    (encrypt("--tag-bits", "48", mode="gcm", iv=IV[:24]), "--tag-bits 48: a GCM tag is 128, 120, 112, 104, 96, 64 or 32 bits"),
+    (encrypt(mode="ccm", iv=IV[:26], src="{big}"),
+     "a CCM payload with a 13-byte nonce (a 2-byte length field) is at most 65535 bytes, not 65536"),
+    (decrypt(mode="ccm", iv=IV[:26], src="{big2}"),
+     "a CCM payload with a 13-byte nonce (a 2-byte length field) is at most 65535 bytes, not 65536"),
+    (encrypt(mode="ccm", cipher="tdes", key=K192, iv=IV[:24]), "ccm needs a 128-bit block cipher; tdes has 64-bit blocks"),
+    (encrypt("--aad", "{tmp}/missing.bin", mode="ccm", iv=IV[:24]), "--aad {tmp}/missing.bin: no such file"),
     # XTS: two different keys, a tweak or a data unit number, data units of 16 bytes or more
     (xts(iv=None), "xts takes the first data unit's tweak: give --tweak HEX (16 bytes) or --data-unit N"),
     (xts("--data-unit", "1", "--tweak", IV, iv=None), "give --tweak HEX (16 bytes) or --data-unit N, one of them"),
@@ -251,9 +267,12 @@ def files(tmp_path):
     (tmp_path / "empty.bin").write_bytes(b"")
     (tmp_path / "short_tag.bin").write_bytes(b"abc")
     (tmp_path / "tag8.bin").write_bytes(bytes(8))
+    (tmp_path / "big.bin").write_bytes(bytes(65536))
+    (tmp_path / "big2.bin").write_bytes(bytes(65536 + 16))        # 65536 bytes and a 16-byte tag
     return {"tmp": str(tmp_path), "in": str(tmp_path / "in.bin"), "blocks": str(tmp_path / "blocks.bin"),
             "empty": str(tmp_path / "empty.bin"), "out": str(tmp_path / "out.bin"),
-            "short_tag": str(tmp_path / "short_tag.bin"), "tag8": str(tmp_path / "tag8.bin")}
+            "short_tag": str(tmp_path / "short_tag.bin"), "tag8": str(tmp_path / "tag8.bin"),
+            "big": str(tmp_path / "big.bin"), "big2": str(tmp_path / "big2.bin")}
 
 
 @pytest.mark.parametrize("argv,needle", CASES, ids=[n[:60] for _, n in CASES])

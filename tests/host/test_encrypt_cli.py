@@ -52,6 +52,34 @@ def test_ofb_and_cfb_files_of_any_length_equal_cryptography(tmp_path, capsys, mo
     assert "checked against the reference" in capsys.readouterr().out
 
 
+def test_ccm_there_and_back_and_a_tamper_refused_with_no_output(tmp_path, capsys):
+    """CCM with AAD and a 64-bit tag: the file is cryptography's AESCCM output (ciphertext,
+    then the tag); decrypting gives the plaintext; one changed ciphertext byte, a changed
+    AAD or a truncated file is "authentication failed", exit 1, no output file."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+    from cipherfab.cli import main
+    src, aad, enc, dec = (tmp_path / n for n in ("a.bin", "a.aad", "a.ccm", "a.out"))
+    src.write_bytes(bytes(range(256)) * 3 + b"tail")
+    aad.write_bytes(b"header bytes")
+    nonce = IV[:22]                                        # 11 bytes
+    args = ["--key", K, "--iv", nonce, "--aad", str(aad), "--tag-bits", "64", "--quiet"]
+    assert main(["encrypt", *CORE, "--mode", "ccm", *args, "--in", str(src), "--out", str(enc)]) == 0
+    want = AESCCM(bytes.fromhex(K), tag_length=8).encrypt(bytes.fromhex(nonce), src.read_bytes(), b"header bytes")
+    assert enc.read_bytes() == want
+    assert "two messages through the system: CBC-MAC" in capsys.readouterr().out
+    assert main(["decrypt", *CORE, "--mode", "ccm", *args, "--in", str(enc), "--out", str(dec)]) == 0
+    assert dec.read_bytes() == src.read_bytes()
+    dec.unlink()
+    bad = tmp_path / "bad.ccm"
+    for changed in (want[:5] + bytes([want[5] ^ 1]) + want[6:], want[:7]):
+        bad.write_bytes(changed)
+        assert main(["decrypt", *CORE, "--mode", "ccm", *args, "--in", str(bad), "--out", str(dec)]) == 1
+        assert "authentication failed" in capsys.readouterr().err and not dec.exists()
+    aad.write_bytes(b"header bytez")
+    assert main(["decrypt", *CORE, "--mode", "ccm", *args, "--in", str(enc), "--out", str(dec)]) == 1
+    assert not dec.exists()
+
+
 def test_xts_file_in_data_units_equals_cryptography(tmp_path, capsys):
     """XTS of a 1000-byte file in 400-byte data units from data unit 5 (the last unit, 200
     bytes, steals ciphertext): each unit equals cryptography's XTS under its tweak (the
@@ -92,7 +120,7 @@ def encrypted(tmp_path_factory):
     (["--iv", "0011"], "--iv '0011': 4 hex digits; the IV is one 128-bit aes block"),
     (["--link", "modem"], "unknown link 'modem'"),
     (["--in", "missing.bin"], "--in missing.bin: no such file"),
-    (["--mode", "ccm"], "invalid choice: 'ccm'"),
+    (["--mode", "cfb8"], "invalid choice: 'cfb8'"),
     (["--fmax", "-5"], "argument --fmax: must lie in 0.001 to 10000 MHz, got -5"),
     (["--key", K[:-2] + "ff"], "wrong padding after decryption"),
 ])

@@ -171,3 +171,63 @@ def test_xts_needs_a_128_bit_block_and_a_key_port(capsys):
     assert "xts needs a 128-bit block cipher; tdes has 64-bit blocks" in capsys.readouterr().err
     assert main(["sim", "aes", "--arch", "key_specific", "--mode", "xts", "--vectors", str(XTS_FILE)]) == 2
     assert "xts needs a core with a key port" in capsys.readouterr().err
+
+
+def test_ccm_cavp_files_pass_and_a_changed_byte_fails(tmp_path, capsys):
+    """NIST's CCM-VADT (generation: encrypted and decrypted back) and CCM-DVPT (verification:
+    Pass records accepted with their payload, Fail records refused) through the system; a
+    changed tag byte in a generation record fails naming it."""
+    files = [str(VEC / "VADT128.rsp"), str(VEC / "DVPT128.rsp")]
+    assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", *files]) == 0
+    out = capsys.readouterr().out
+    assert "VADT128.rsp: 330 passed, 0 failed" in out and "DVPT128.rsp: 240 passed, 0 failed" in out
+    lines = (VEC / "VADT128.rsp").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("CT = "))
+    lines[at] = lines[at][:-1] + ("0" if lines[at][-1] != "0" else "1")
+    bad = tmp_path / "VADT128.rsp"
+    bad.write_text("\n".join(lines) + "\n")
+    assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", str(bad), "--limit", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "first failure: " in out and "line 15 (Count = 0)" in out
+
+
+def test_ccm_wycheproof_layout_runs_valid_and_invalid_records(tmp_path, capsys):
+    """Wycheproof's layout: a valid record encrypts to its ciphertext and tag, an invalid
+    one (a changed tag) is refused; a nonce CCM does not take is skipped with its reason."""
+    import json
+    from cipherfab.host import ccm
+    key, nonce, aad, msg = bytes(range(16)), bytes(range(12)), b"head", b"payload of some bytes"
+    ct, tag = ccm.reference("aes", key, nonce, aad, msg, 16, False)
+    t = lambda i, n, tg, result: {"tcId": i, "key": key.hex(), "iv": n.hex(), "aad": aad.hex(),
+                                 "msg": msg.hex(), "ct": ct.hex(), "tag": tg.hex(), "result": result}
+    tests = [t(1, nonce, tag, "valid"), t(2, nonce, bytes([tag[0] ^ 1]) + tag[1:], "invalid"),
+             t(3, bytes(6), tag, "invalid")]
+    wp = tmp_path / "aes_ccm_test.json"
+    wp.write_text(json.dumps({"algorithm": "AES-CCM", "testGroups": [{"tests": tests}]}))
+    assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", str(wp)]) == 0
+    assert ("aes_ccm_test.json: 2 passed, 0 failed, 1 skipped (nonces outside CCM's 7 to 13 bytes)"
+            in capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Count = 0\nAdata = 00\nCT = 00\n", "line 1: no Alen for this record"),
+    ("Alen = 0\nPlen = 0\nNlen = 7\nTlen = 4\n[x]\nCount = 0\nAdata = 00\nCT = 00\n", "the record has no Key"),
+    ("Alen = 0\nPlen = 0\nNlen = 7\nTlen = 4\nKey = " + "00" * 16 + "\nNonce = " + "00" * 7
+     + "\nCount = 0\nAdata = 00\nCT = 0011\nPayload = 00\n", "Ct holds 2 bytes, not 4"),
+    ("Alen = 0\nPlen = 0\nNlen = 8\nTlen = 4\nKey = " + "00" * 16 + "\nNonce = " + "00" * 7
+     + "\nCount = 0\nAdata = 00\nCT = 00112233\nPayload = 00\n", "Nonce holds 7 bytes, not 8"),
+    ("Alen = 0\nPlen = 0\nNlen = 7\nTlen = 4\nKey = " + "00" * 16 + "\nNonce = " + "00" * 7
+     + "\nCount = 0\nAdata = 00\nCT = 00112233\n", "the record has no Payload"),
+    ("Alen = x\n", "Alen is not a number"),
+    ("Adata = 00\n", "Adata outside a record (before its Count)"),
+    ("just text\n", "not a CCM field (NAME = value)"),
+    ("# only a comment\n", "no CCM records"),
+    ('{"algorithm": "AES-GCM", "testGroups": []}', "its algorithm is 'AES-GCM', not 'AES-CCM'"),
+    ('{"algorithm": "AES-CCM", "testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof CCM file (KeyError"),
+])
+def test_a_malformed_ccm_file_is_one_line(tmp_path, capsys, text, words):
+    bad = tmp_path / "bad.rsp"
+    bad.write_text(text)
+    assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err

@@ -54,6 +54,8 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert e["cmac"] == {"messages": 3, "failed": 0, "seed": 1}
     assert "XTS random 3 passed, 0 failed" in good["line"]     # encrypt only: the core encrypts
     assert e["xts"] == {"messages": 3, "failed": 0, "seed": 1}
+    assert "CCM random 3 passed, 0 failed" in good["line"]
+    assert e["ccm"] == {"messages": 3, "failed": 0, "seed": 1}
     assert e["generator_digest"] == verify_gcm.digest(p) and e["cavp"]["passed"] == 30
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     # another digest: the system is generated again and compared (the same: fresh, restamped)
@@ -124,6 +126,21 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     assert not bad["ok"] and "XTS random 0 passed, 1 failed" in bad["line"]
     assert "random XTS encrypt message 0 (" in bad["line"]
 
+    # a CCM whose verdict is always "authentic": the CCM part of the check fails
+    monkeypatch.setattr(driver.Accelerator, "run_xts", real_xts)
+    from cipherfab.host import ccm
+    real_ccm = ccm.run
+
+    def accepts_every_ccm_tag(*a, **k):
+        r = real_ccm(*a, **k)
+        if r.authentic is False:
+            r.authentic = True
+        return r
+    monkeypatch.setattr(ccm, "run", accepts_every_ccm_tag)
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "CCM random 0 passed, 1 failed" in bad["line"]
+    assert "random CCM message 0 (7-byte nonce" in bad["line"] and "a forged message was accepted" in bad["line"]
+
 
 def test_the_ledger_keeps_gcm_entries(tmp_path):
     book = ledger.Ledger(tmp_path / "ledger.json")
@@ -146,6 +163,7 @@ def test_a_64_bit_class_runs_ofb_and_cfb_only(cut_root, monkeypatch):
     e = good["entry"]
     assert e["random"]["messages"] == 0 and e["cmac"]["messages"] == 0 and e["ghash"] is None
     assert e["xts"]["messages"] == 0 and "XTS" not in good["line"]
+    assert e["ccm"]["messages"] == 0 and "CCM" not in good["line"]
     assert verify_gcm.state(p, e, cut_root) == "fresh"
     from cipherfab.host import driver
     real_run = driver.Accelerator.run

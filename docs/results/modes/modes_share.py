@@ -1,8 +1,11 @@
 """The system's feedback and MAC modes as a share of the core's own ECB rate, in the system
 model (Verilator, cycles only: the share does not depend on the clock): CTR (for scale),
-CBC encrypt, OFB, CFB encrypt and decrypt, and CMAC (the first message after a key load,
-and the next under the same key: L kept), on the `system` study's five AES-128 cores,
-1024-block messages, the axi-dma link, 512-block FIFOs.
+CBC encrypt, OFB, CFB encrypt and decrypt, CMAC (the first message after a key load,
+and the next under the same key: L kept) and XTS encrypt (the message as one data unit, and
+cut into 4 KiB and 512-byte units: the tweaks' ECB run, two key loads and a start per unit
+counted) and CCM encrypt (no AAD, and 1 KiB of it: host.ccm's two messages, CBC-MAC and
+CTR, counted together), on the `system` study's five AES-128 cores, 1024-block messages,
+the axi-dma link, 512-block FIFOs.
 
     python docs/results/modes/modes_share.py [--blocks N] [--json FILE]
 
@@ -18,6 +21,7 @@ import platform
 
 from cipherfab.generate import declaration
 from cipherfab.hw.modes import Mode
+from cipherfab.host import ccm
 from cipherfab.host.driver import Accelerator
 from cipherfab.registry import resolve
 
@@ -59,10 +63,19 @@ def main() -> None:
         short = acc.run_cmac(key, bytes(16), link="axi-dma")
         short_next = acc.run_cmac(key, bytes(16), link="axi-dma", messages=2)
         row["cmac_1block_clocks"] = [short.cycles, short_next.cycles]
+        xts_key = key + bytes(range(16, 32))
+        for label, unit in (("xts", None), ("xts-4096", 4096), ("xts-512", 512)):
+            r = acc.run_xts(xts_key, False, bytes(16), data, unit, link="axi-dma")
+            row[label] = 8 * len(data) / r.cycles / ecb_bits_per_clock
+        for label, aad in (("ccm", b""), ("ccm-aad1k", bytes(1024))):
+            r = ccm.run(acc, key, False, bytes(12), aad, data, None, 16, link="axi-dma")
+            row[label] = 8 * len(data) / r.cycles / ecb_bits_per_clock
         rows.append(row)
         print(f"{name:18s} " + "  ".join(f"{m} {100 * row[m]:.1f}%" for m, _ in MODES)
               + f"  cmac {100 * row['cmac']:.1f}% / next {100 * row['cmac-next']:.1f}%"
-              + f"  cmac 1 block {short.cycles} / {short_next.cycles} clocks")
+              + f"  cmac 1 block {short.cycles} / {short_next.cycles} clocks"
+              + "".join(f"  {m} {100 * row[m]:.1f}%" for m in ("xts", "xts-4096", "xts-512",
+                                                                 "ccm", "ccm-aad1k")))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"blocks": args.blocks, "link": "axi-dma", "rows": rows}, f, indent=1)

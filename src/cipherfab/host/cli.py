@@ -36,14 +36,16 @@ from ..errors import CipherfabError
 from ..hw.stream.axis import WIDTHS
 from ..userfiles import input_file, output_file, read_bytes
 from ..registry import add_core_arguments, get_cipher, params_from_args
+from . import ccm
 from .gcm_reference import gcm_reference
 from .driver import XTS_UNIT_MAX, xts_units
 from .mode_reference import reference, xts_reference, xts_unit_tweaks  # noqa: F401 - used by tests too
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
-MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm", "xts")
+MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm", "ccm", "xts")
 STREAM_MODES = ("ctr", "ofb", "cfb")      #: any length; decrypted with the encrypting core
-TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: SP 800-38D 5.2.1.2 and Appendix C
+TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: GCM: SP 800-38D 5.2.1.2 and Appendix C
+CCM_TAG_BITS = tuple(8 * t for t in ccm.TAG_BYTES)      #: CCM: SP 800-38C A.1
 
 
 def register(subparsers) -> None:
@@ -66,11 +68,12 @@ def register(subparsers) -> None:
                                                    "block in hex; GCM: the IV, 12 bytes recommended, any "
                                                    "length >= 1 byte")
         p.add_argument("--mode", choices=MODES, required=True,
-                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES), gcm or xts")
-        p.add_argument("--aad", metavar="FILE", help="GCM: additional authenticated data, from a file "
-                                                     "(default none)")
-        p.add_argument("--tag-bits", type=integer, choices=TAG_BITS, metavar="N",
-                       help="GCM: the tag's length, 128 (default), 120, 112, 104, 96, 64 or 32")
+                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES), gcm, ccm or xts")
+        p.add_argument("--aad", metavar="FILE", help="GCM, CCM: additional authenticated data, from a "
+                                                     "file (default none)")
+        p.add_argument("--tag-bits", type=integer, choices=sorted(set(TAG_BITS + CCM_TAG_BITS)), metavar="N",
+                       help="GCM: the tag's length, 128 (default), 120, 112, 104, 96, 64 or 32; "
+                            "CCM: 128 (default), 112, 96, 80, 64, 48 or 32")
         p.add_argument("--tweak", metavar="HEX", help="XTS: the first data unit's tweak, 16 bytes "
                                                       "in hex (each next unit's: +1, little-endian)")
         p.add_argument("--data-unit", type=integer, metavar="N",
@@ -160,11 +163,16 @@ def _direction_needed(args) -> str:
 
 
 def _check_gcm_options(args) -> None:
-    """--aad and --tag-bits belong to GCM, --tweak, --data-unit and --data-unit-bytes to XTS."""
-    if args.mode != "gcm":
+    """--aad and --tag-bits belong to GCM and CCM, --tweak, --data-unit and --data-unit-bytes to
+    XTS."""
+    if args.mode not in ("gcm", "ccm"):
         for given, option in ((args.aad, "--aad"), (args.tag_bits, "--tag-bits")):
             if given is not None:
-                raise CipherfabError(f"{option} applies to --mode gcm, not {args.mode}")
+                raise CipherfabError(f"{option} applies to --mode gcm or ccm, not {args.mode}")
+    tags = {"gcm": TAG_BITS, "ccm": CCM_TAG_BITS}.get(args.mode)
+    if tags and args.tag_bits is not None and args.tag_bits not in tags:
+        raise CipherfabError(f"--tag-bits {args.tag_bits}: a {args.mode.upper()} tag is "
+                             f"{', '.join(map(str, reversed(tags[1:])))} or {tags[0]} bits")
     if args.mode != "xts":
         for given, option in ((args.tweak, "--tweak"), (args.data_unit, "--data-unit"),
                               (args.data_unit_bytes, "--data-unit-bytes")):
@@ -287,6 +295,15 @@ def _iv(args, params, info) -> bytes:
         if problem:
             raise CipherfabError(f"--tweak {args.tweak!r}: {problem}; the XTS tweak is 16 bytes, 32 hex digits")
         return bytes.fromhex(args.tweak)
+    if args.mode == "ccm":
+        if args.iv is None:
+            raise CipherfabError("--iv HEX is required for ccm: the nonce, 7 to 13 bytes (14 to 26 hex "
+                                 "digits; 13 leaves payloads up to 64 KiB, 12 up to 16 MiB)")
+        problem = _hex_problem(args.iv) or (None if len(args.iv) // 2 in ccm.NONCE_BYTES
+                                            else f"{len(args.iv) // 2} bytes")
+        if problem:
+            raise CipherfabError(f"--iv {args.iv!r}: {problem}; the CCM nonce is 7 to 13 bytes in hex")
+        return bytes.fromhex(args.iv)
     if args.mode == "gcm":
         if args.iv is None:
             raise CipherfabError("--iv HEX is required for gcm: the IV, 12 bytes (24 hex digits) "
@@ -389,7 +406,7 @@ class _Output:
 
 def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
     """(what is streamed, PKCS#7 padding bytes added): refuses input the mode cannot take."""
-    if args.mode in ("gcm", "xts"):                   # their own checks: run_gcm, xts_units
+    if args.mode in ("gcm", "ccm", "xts"):            # their own checks: run_gcm, ccm.check, xts_units
         return data, 0
     if not data and (args.mode in STREAM_MODES or args.decrypt):
         raise CipherfabError(f"--in {args.input}: the file is empty, nothing to "
@@ -418,7 +435,7 @@ def run(args) -> int:
         info = declaration(params)        # everything checked before anything is compiled
         width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
         _check_direction(args, params, info)
-        if args.mode in ("gcm", "xts"):
+        if args.mode in ("gcm", "ccm", "xts"):
             _check_gcm_core(params, info, args.mode)
         key = _key(key_hex, params, info, 2 if args.mode == "xts" else 1)
         iv = _iv(args, params, info)
@@ -430,6 +447,16 @@ def run(args) -> int:
             aad = _read(aad_file, "--aad") if aad_file else b""
             acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
             result, out = _gcm(args, params, acc, key, iv, aad, data, link)
+            target.commit(out)
+            _summary(args, params, result, len(raw), 0, aad=len(aad))
+            return 0
+        if args.mode == "ccm":
+            aad = _read(aad_file, "--aad") if aad_file else b""
+            tag_bytes = (args.tag_bits or 128) // 8
+            text = data[:len(data) - tag_bytes] if args.decrypt else data
+            ccm.check(len(iv), tag_bytes, len(aad), len(text))
+            acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
+            result, out = _ccm(args, params, acc, key, iv, aad, data, tag_bytes, link)
             target.commit(out)
             _summary(args, params, result, len(raw), 0, aad=len(aad))
             return 0
@@ -498,6 +525,30 @@ def _gcm(args, params, acc, key, iv, aad, data, link):
     return result, result.out
 
 
+def _ccm(args, params, acc, key, nonce, aad, data, tag_bytes, link):
+    """(the run, the bytes to write) of a CCM encryption (ciphertext, then the tag) or
+    decryption (the file's last ``tag_bytes`` are the tag); a tag that the driver or the
+    reference does not accept is one line and exit 1, nothing written."""
+    if not args.decrypt:
+        result = ccm.run(acc, key, False, nonce, aad, data, None, tag_bytes, link=link)
+        if (result.out, result.tag) != ccm.reference(params.cipher, key, nonce, aad, data, tag_bytes, False):
+            raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+        return result, result.out + result.tag
+    if len(data) < tag_bytes:
+        raise CipherfabError(AUTH_FAILED, exit_code=1)
+    text, tag = data[:len(data) - tag_bytes], data[len(data) - tag_bytes:]
+    result = ccm.run(acc, key, True, nonce, aad, text, tag, tag_bytes, link=link)
+    want = ccm.reference(params.cipher, key, nonce, aad, text, tag_bytes, True, tag)
+    if result.authentic != (want is not None):
+        raise CipherfabError("the hardware's verdict on the tag differs from the reference model",
+                             exit_code=1)
+    if not result.authentic:
+        raise CipherfabError(AUTH_FAILED, exit_code=1)
+    if result.out != want:
+        raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
+    return result, result.out
+
+
 def _stream(acc, key, mode, data, iv, link, quiet, gcm=None):
     def go(progress=None):
         if gcm is not None:
@@ -539,6 +590,8 @@ def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None,
           f"with {params.top}, {args.mode}, link {r.link.name}; checked against the reference")
     print(f"cycles: {r.cycles} (transfer start to last output); core busy {busy} "
           f"({r.core_cycles_per_block} per block)")
+    if args.mode == "ccm":
+        print(f"two messages through the system: {r.notes[0]}")
     print(f"Fmax used: {r.fmax_mhz:g} MHz ({r.fmax_source})")
     print(f"core throughput: {r.core_mbps:.1f} Mbit/s; system throughput: {r.system_mbps:.1f} Mbit/s "
           f"({100 * r.system_mbps / r.core_mbps:.1f}% of the core)")

@@ -1,9 +1,11 @@
-"""``cipherfab sim ... --mode ofb|cfb|cmac|xts --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
+"""``cipherfab sim ... --mode ofb|cfb|cmac|xts|ccm --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
 KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), CMAC files (CAVP
 CMACGen/CMACVer, ``cryptography-vectors``' SP 800-38B examples, Wycheproof's JSON:
 :mod:`cipherfab.vectors.cmac`) and XTS files (CAVP XTSGenAES, Wycheproof's JSON:
 :mod:`cipherfab.vectors.xts`; each record one data unit through
-:meth:`~.driver.Accelerator.run_xts`) through the accelerator system around a generated core
+:meth:`~.driver.Accelerator.run_xts`) and CCM files (CAVP VADT, VNT, VPT, VTT, DVPT,
+Wycheproof's JSON: :mod:`cipherfab.vectors.ccm`; each record one message through
+:func:`.ccm.run`) through the accelerator system around a generated core
 (plugged into ``sim`` by :mod:`.cli`, as ``--mode gcm``).  A CMAC generation record is one
 message whose tag is compared, a verification record one whose verdict is.
 
@@ -57,6 +59,8 @@ def run_mode_vectors(args, params) -> int:
         return _cmac_vectors(args, params, info)
     if args.mode == "xts":
         return _xts_vectors(args, params, info)
+    if args.mode == "ccm":
+        return _ccm_vectors(args, params, info)
     from ..hw.modes import Mode
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.rsp import parse_rsp
@@ -126,6 +130,36 @@ def _xts_vectors(args, params, info) -> int:
         got = acc.run_xts(r.key, r.decrypt, r.tweak, src, seed=args.seed).out
         return got == want, f"{got.hex()} != {want.hex()}"
     return _through_system(args, params, info, "XTS", parse_xts, skip, check, keys=2)
+
+
+def _ccm_vectors(args, params, info) -> int:
+    """CCM vector files: a generation record encrypted (ciphertext and tag compared) and
+    decrypted back; a verification record decrypted (the verdict compared, and a passing
+    record's payload)."""
+    from . import ccm
+    from ..vectors.ccm import parse_ccm
+    if info.block_bits != 128:
+        raise CipherfabError(f"ccm needs a 128-bit block cipher; {params.cipher} has "
+                             f"{info.block_bits}-bit blocks")
+
+    def skip(r):
+        if len(r.nonce) not in ccm.NONCE_BYTES:
+            return "nonces outside CCM's 7 to 13 bytes"
+        if len(r.tag) not in ccm.TAG_BYTES:
+            return "tags outside CCM's 4, 6, ..., 16 bytes"
+        return None
+
+    def check(acc, r):
+        run = lambda *a: ccm.run(acc, r.key, *a, tag_bytes=len(r.tag), seed=args.seed)
+        if not r.verify:
+            got = run(False, r.nonce, r.aad, r.payload)
+            if (got.out, got.tag) != (r.ciphertext, r.tag):
+                return False, f"{got.out.hex()} {got.tag.hex()} != {r.ciphertext.hex()} {r.tag.hex()}"
+        got = run(True, r.nonce, r.aad, r.ciphertext, r.tag)
+        if got.authentic != r.valid:
+            return False, f"verdict {got.authentic} != {r.valid}"
+        return (not r.valid or got.out == r.payload), f"{got.out.hex()} != {(r.payload or b'').hex()}"
+    return _through_system(args, params, info, "CCM", parse_ccm, skip, check)
 
 
 def _through_system(args, params, info, title: str, read, skip, check, keys: int = 1) -> int:

@@ -1,4 +1,4 @@
-"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB, CFB and XTS
+"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB, CFB, XTS and CCM
 through the system, for every core class they apply to.
 
 A class is a (cipher, architecture) whose cores encrypt (and take one clock); its
@@ -27,7 +27,11 @@ with Verilator and runs, through the driver:
   as one unit or cut into units of 16 to 48 bytes, so ciphertext stealing and the tweak's
   +1 between units run), encrypted (and decrypted where the class's core decrypts)
   against the reference (OpenSSL's XTS for AES-128 and -256, the IEEE 1619 construction
-  over the cipher's model otherwise).
+  over the cipher's model otherwise);
+* random CCM messages (128-bit classes: nonces of 7 to 13 bytes, every tag length, AAD and
+  payload of 0 to 100 bytes, through :func:`.ccm.run`'s two messages): ciphertext and tag
+  against the reference (``cryptography``'s AESCCM for AES, SP 800-38C over the model
+  otherwise), decrypted back, and a tag with one bit flipped or one more AAD byte refused.
 
 Its ledger entry (``gcm`` in the ledger, keyed ``gcm:<core top>``) holds the verdict,
 the counts, what was checked (the sha256 of the system's Verilog and of the host driver that
@@ -196,8 +200,13 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     xts, first_xts = _xts(acc, params, info, rng, seed, messages // 4)
     first = first or first_xts
     phases["xts random"] = time.perf_counter() - t
+    t = time.perf_counter()
+    ccm_counts, first_ccm = _ccm(acc, params, info, rng, fixed, seed, messages // 4 if wide else 0)
+    first = first or first_ccm
+    phases["ccm random"] = time.perf_counter() - t
     ok = (cavp["failed"] == 0 and bad_random == 0 and (cavp["passed"] > 0 or not _uses_cavp(params))
-          and feedback["failed"] == 0 and cmac["failed"] == 0 and xts["failed"] == 0)
+          and feedback["failed"] == 0 and cmac["failed"] == 0 and xts["failed"] == 0
+          and ccm_counts["failed"] == 0)
     seconds = time.perf_counter() - t0
     cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
                  else "")
@@ -208,14 +217,16 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
                 f"{messages - bad_random} passed, {bad_random} failed; {ofb_cfb}; "
                 f"CMAC random {cmac['messages'] - cmac['failed']} passed, {cmac['failed']} failed"
                 + (f"; XTS random {xts['messages'] - xts['failed']} passed, {xts['failed']} failed"
-                   if xts["messages"] else "") + f" [{seconds:.1f} s]")
+                   if xts["messages"] else "")
+                + f"; CCM random {ccm_counts['messages'] - ccm_counts['failed']} passed, "
+                  f"{ccm_counts['failed']} failed [{seconds:.1f} s]")
     else:
         line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} (no GCM or CMAC: {info.block_bits}-bit "
                 f"blocks): {ofb_cfb} [{seconds:.1f} s]")
     if first:
         line += f"\n     first failure: {first}"
     counts = {"cavp": cavp, "random": {"messages": gcm_messages, "failed": bad_random, "seed": seed},
-              "ofb_cfb": feedback, "cmac": cmac, "xts": xts, "ghash": acc.ghash}
+              "ofb_cfb": feedback, "cmac": cmac, "xts": xts, "ccm": ccm_counts, "ghash": acc.ghash}
     now = checked(params)
     e = ledger.entry(params, ok, counts, now["verilog_sha256"], vectors(params, root), seconds,
                      line.split("\n")[0], phases)
@@ -291,6 +302,36 @@ def _xts(acc, params: CoreParams, info, rng, seed: int, messages: int):
                 first = first or (f"random XTS {'decrypt' if decrypt else 'encrypt'} message {n} "
                                   f"({len(data)} bytes, units of {unit or len(data)}) differs from the reference")
     return {"messages": messages * len(runs), "failed": failed, "seed": seed}, first
+
+
+def _ccm(acc, params: CoreParams, info, rng, fixed, seed: int, messages: int):
+    """``messages`` random CCM messages through the system: ciphertext and tag against the
+    reference, decrypted back, a forgery refused; (counts, first failure or None)."""
+    from . import ccm
+    failed, first = 0, None
+    for n in range(messages):
+        k = fixed or rng.randbytes(info.key_bits // 8)
+        nonce = rng.randbytes(ccm.NONCE_BYTES[n % len(ccm.NONCE_BYTES)])
+        tb = ccm.TAG_BYTES[n % len(ccm.TAG_BYTES)]
+        aad, data = rng.randbytes(rng.randrange(101)), rng.randbytes(rng.randrange(101))
+        ct, tag = ccm.reference(params.cipher, k, nonce, aad, data, tb, False)
+        problem = None
+        got = ccm.run(acc, k, False, nonce, aad, data, None, tb, seed=seed)
+        if (got.out, got.tag) != (ct, tag):
+            problem = "ciphertext or tag differs from the reference"
+        else:
+            back = ccm.run(acc, k, True, nonce, aad, ct, tag, tb, seed=seed)
+            if not back.authentic or back.out != data:
+                problem = "decryption refused the tag or gave other text"
+            else:
+                forged, bad = (aad + b"\0", tag) if n % 2 else (aad, tag[:-1] + bytes([tag[-1] ^ 1]))
+                if ccm.run(acc, k, True, nonce, forged, ct, bad, tb, seed=seed).authentic:
+                    problem = "a forged message was accepted"
+        if problem:
+            failed += 1
+            first = first or (f"random CCM message {n} ({len(nonce)}-byte nonce, AAD {len(aad)}, "
+                              f"text {len(data)} bytes, {tb}-byte tag): {problem}")
+    return {"messages": messages, "failed": failed, "seed": seed}, first
 
 
 def verify_one(params: CoreParams, root: Path, seed: int, opt: str) -> dict:

@@ -31,7 +31,7 @@ def register(subparsers) -> None:
                           "latency, cycles per block, ... (the generated cores' .json sidecar format)")
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
-    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "cmac", "xts"),
+    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "cmac", "xts", "ccm"),
                    help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
                         "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
@@ -40,7 +40,9 @@ def register(subparsers) -> None:
                         "record one message; cmac: CMAC files (NIST CAVP CMACGen/CMACVer .rsp, "
                         "cryptography-vectors' SP 800-38B examples, Wycheproof JSON), each "
                         "record a tag made or checked; xts: XTS files (NIST CAVP XTSGenAES .rsp, "
-                        "Wycheproof JSON), each record one data unit (the key is K1 then K2)")
+                        "Wycheproof JSON), each record one data unit (the key is K1 then K2); ccm: "
+                        "CCM files (NIST CAVP VADT, VNT, VPT, VTT, DVPT .rsp, Wycheproof JSON), "
+                        "each record encrypted and decrypted, or its tag checked")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE",
                       help="vector files to run (NIST CAVP .rsp, ACVP JSON, AES submission, NESSIE, "
@@ -73,7 +75,7 @@ def run(args) -> int:
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
-    if args.mode in ("ofb", "cfb", "cmac", "xts"):
+    if args.mode in ("ofb", "cfb", "cmac", "xts", "ccm"):
         return _run_mode(args, core)
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
@@ -130,7 +132,8 @@ def _run_mode(args, params) -> int:
     if not args.vectors:
         files = {"ofb": "NIST CAVP OFB .rsp", "cfb": "NIST CAVP CFB128 .rsp",
                  "cmac": "CMAC: NIST CAVP .rsp, SP 800-38B examples, Wycheproof JSON",
-                 "xts": "NIST CAVP XTSGenAES .rsp, Wycheproof JSON"}[args.mode]
+                 "xts": "NIST CAVP XTSGenAES .rsp, Wycheproof JSON",
+                 "ccm": "NIST CAVP VADT, VNT, VPT, VTT, DVPT .rsp, Wycheproof JSON"}[args.mode]
         raise CipherfabError(f"--mode {args.mode} runs --vectors files ({files})")
     from . import hooks
     if not hooks.provided("mode_vectors"):
