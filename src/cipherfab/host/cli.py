@@ -509,12 +509,23 @@ def _gcm(args, params, acc, key, iv, aad, data, link):
         if (result.out, result.tag) != gcm_reference(params.cipher, key, iv, aad, data, tag_bytes, False):
             raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
         return result, result.out + result.tag
-    if len(data) < tag_bytes:            # truncated: not even a tag
-        raise CipherfabError(AUTH_FAILED, exit_code=1)
-    text, tag = data[:len(data) - tag_bytes], data[len(data) - tag_bytes:]
+    text, tag = _split_tag(data, tag_bytes)
     result = _stream(acc, key, None, text, iv, link, args.quiet,
                      gcm=dict(decrypt=True, aad=aad, tag=tag, tag_bytes=tag_bytes))
-    want = gcm_reference(params.cipher, key, iv, aad, text, tag_bytes, True, tag)
+    return result, _opened(result, gcm_reference(params.cipher, key, iv, aad, text, tag_bytes, True, tag))
+
+
+def _split_tag(data: bytes, tag_bytes: int) -> tuple[bytes, bytes]:
+    """(text, tag) of a file that ends in its tag; a file shorter than a tag is
+    "authentication failed" (exit 1)."""
+    if len(data) < tag_bytes:
+        raise CipherfabError(AUTH_FAILED, exit_code=1)
+    return data[:len(data) - tag_bytes], data[len(data) - tag_bytes:]
+
+
+def _opened(result, want: bytes | None) -> bytes:
+    """The plaintext of an authenticated decryption once the system's verdict and the
+    reference's (``want``: None for a refused tag) agree and accept; else one line, exit 1."""
     if result.authentic != (want is not None):
         raise CipherfabError("the hardware's verdict on the tag differs from the reference model",
                              exit_code=1)
@@ -522,7 +533,7 @@ def _gcm(args, params, acc, key, iv, aad, data, link):
         raise CipherfabError(AUTH_FAILED, exit_code=1)
     if result.out != want:
         raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
-    return result, result.out
+    return result.out
 
 
 def _ccm(args, params, acc, key, nonce, aad, data, tag_bytes, link):
@@ -534,19 +545,9 @@ def _ccm(args, params, acc, key, nonce, aad, data, tag_bytes, link):
         if (result.out, result.tag) != ccm.reference(params.cipher, key, nonce, aad, data, tag_bytes, False):
             raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
         return result, result.out + result.tag
-    if len(data) < tag_bytes:
-        raise CipherfabError(AUTH_FAILED, exit_code=1)
-    text, tag = data[:len(data) - tag_bytes], data[len(data) - tag_bytes:]
+    text, tag = _split_tag(data, tag_bytes)
     result = ccm.run(acc, key, True, nonce, aad, text, tag, tag_bytes, link=link)
-    want = ccm.reference(params.cipher, key, nonce, aad, text, tag_bytes, True, tag)
-    if result.authentic != (want is not None):
-        raise CipherfabError("the hardware's verdict on the tag differs from the reference model",
-                             exit_code=1)
-    if not result.authentic:
-        raise CipherfabError(AUTH_FAILED, exit_code=1)
-    if result.out != want:
-        raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
-    return result, result.out
+    return result, _opened(result, ccm.reference(params.cipher, key, nonce, aad, text, tag_bytes, True, tag))
 
 
 def _stream(acc, key, mode, data, iv, link, quiet, gcm=None):

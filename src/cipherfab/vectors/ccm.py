@@ -19,11 +19,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from .records import fail, parse_hex, read_lines
+from .records import Located, fail, hex_field, read_lines
 
 
 @dataclass
-class CcmRecord:
+class CcmRecord(Located):
     key: bytes
     nonce: bytes
     aad: bytes
@@ -35,10 +35,6 @@ class CcmRecord:
     file: str
     line: int
     label: str
-
-    @property
-    def where(self) -> str:
-        return f"{self.file} line {self.line}"
 
 
 _LENGTH = re.compile(r"(Alen|Plen|Nlen|Tlen)\s*=\s*(\d+)", re.I)
@@ -91,10 +87,9 @@ def _record(path, start: int, lengths: dict, sticky: dict, fields: dict, verify:
             raise fail(path, start, f"the record has no {name.capitalize()}")
 
     def hex_of(name, source, length=None):
-        value, line = source[name]
         if length == 0:
             return b""
-        data = parse_hex(value, path, line, name.capitalize())
+        data, line = hex_field(path, source[name], name.capitalize()), source[name][1]
         if length is not None and len(data) != length:
             raise fail(path, line, f"{name.capitalize()} holds {len(data)} bytes, not {length}")
         return data

@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .records import fail, parse_hex, read_lines
+from .records import Located, fail, hex_field as _hex, int_field as _int, read_lines
 
 
 @dataclass
-class CmacRecord:
+class CmacRecord(Located):
     key: bytes
     msg: bytes
     tag: bytes                # the expected tag (generate) or the one to check (verify)
@@ -29,10 +29,6 @@ class CmacRecord:
     file: str
     line: int
     label: str
-
-    @property
-    def where(self) -> str:
-        return f"{self.file} line {self.line}"
 
 
 def parse_cmac(path) -> list[CmacRecord]:
@@ -86,18 +82,6 @@ def _record(path, start: int, fields: dict) -> CmacRecord:
     return CmacRecord(key=key, msg=msg, tag=tag, verify=result is not None,
                       valid=None if result is None else result[0].upper().startswith("P"),
                       file=str(path), line=start, label=f"COUNT = {count[0]}" if count else "record")
-
-
-def _hex(path, field, name: str) -> bytes:
-    value, line = field
-    return parse_hex(value, path, line, name)
-
-
-def _int(path, field, name: str) -> int:
-    value, line = field
-    if not value.isdigit():
-        raise fail(path, line, f"{name} is not a number: {value[:20]!r}")
-    return int(value)
 
 
 def _wycheproof(path, text: str) -> list[CmacRecord]:

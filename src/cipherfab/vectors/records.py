@@ -115,6 +115,28 @@ def parse_hex(value: str, path, line: int, name: str) -> bytes:
     return bytes.fromhex(value)
 
 
+def hex_field(path, field: tuple[str, int], name: str) -> bytes:
+    """A ``(value, line)`` field of a ``NAME = value`` file as bytes (:func:`parse_hex`)."""
+    value, line = field
+    return parse_hex(value, path, line, name)
+
+
+def int_field(path, field: tuple[str, int], name: str) -> int:
+    """A ``(value, line)`` field as a non-negative number, or one line naming it."""
+    value, line = field
+    if not value.isdigit():
+        raise fail(path, line, f"{name} is not a number: {value[:20]!r}")
+    return int(value)
+
+
+class Located:
+    """A record that knows its ``file`` and ``line``: ``where`` for messages."""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file} line {self.line}"
+
+
 def split_blocks(data: bytes, block_bytes: int, path, line: int, name: str) -> list[bytes]:
     """Split into whole blocks; refuses a partial block."""
     if not data or len(data) % block_bytes:

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .records import fail, parse_hex, read_lines
+from .records import Located, fail, hex_field as _hex, int_field as _int, read_lines
 
 
 @dataclass
-class XtsRecord:
+class XtsRecord(Located):
     key: bytes                # K1 then K2
     tweak: bytes              # 16 bytes
     plaintext: bytes
@@ -31,10 +31,6 @@ class XtsRecord:
     line: int
     label: str
     skip: str | None = None   # why the record is not run; None: it is
-
-    @property
-    def where(self) -> str:
-        return f"{self.file} line {self.line}"
 
 
 def parse_xts(path) -> list[XtsRecord]:
@@ -98,18 +94,6 @@ def _record(path, start: int, fields: dict, decrypt: bool | None) -> XtsRecord:
     return XtsRecord(key=key, tweak=tweak, plaintext=pt, ciphertext=ct, decrypt=decrypt,
                      file=str(path), line=start, skip=skip,
                      label=f"{'[DECRYPT]' if decrypt else '[ENCRYPT]'} COUNT = {count[0] if count else '?'}")
-
-
-def _hex(path, field, name: str) -> bytes:
-    value, line = field
-    return parse_hex(value, path, line, name)
-
-
-def _int(path, field, name: str) -> int:
-    value, line = field
-    if not value.isdigit():
-        raise fail(path, line, f"{name} is not a number: {value[:20]!r}")
-    return int(value)
 
 
 def _wycheproof(path, text: str) -> list[XtsRecord]:
