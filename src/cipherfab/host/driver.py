@@ -69,6 +69,30 @@ def xts_units(top: str, info, key: bytes, decrypt: bool, tweak: bytes, data: byt
     return units
 
 
+def _verdict(status: int, words: list[int], checking: bool, streamed: bytes, tag_bytes: int,
+             doing: str) -> tuple[bool | None, bytes | None]:
+    """(authentic, tag) after a GCM or CMAC message: checking a received tag, the system's
+    verdict (STATUS tag_match or tag_mismatch, exactly one; no tag shown); else the tag it
+    streamed, which must be TAG[0..3]'s first ``tag_bytes``."""
+    if checking:
+        if not status >> 5 & 1 ^ status >> 6 & 1:
+            raise misbehaved("the system gave no verdict on the tag")
+        if any(words):
+            raise misbehaved(f"the system showed a tag while {doing}")
+        return bool(status >> 5 & 1), None
+    shown = b"".join(w.to_bytes(4, "big") for w in words)
+    if len(streamed) != tag_bytes or streamed != shown[:tag_bytes]:
+        raise misbehaved("the tag on the stream differs from the TAG registers")
+    return None, streamed
+
+
+def _cycles(stats) -> int:
+    """Clocks from a message's first input to its last output (or, with no output, to the
+    end of its stream)."""
+    first = stats.first_in
+    return (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
+
+
 def misbehaved(message: str) -> CipherfabError:
     """The system did something the driver's protocol rules out: a failed check (exit 1),
     not bad input (exit 2)."""
@@ -208,23 +232,12 @@ class Accelerator:
                 status, counters = self._finish(hw)
                 words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
         out = stats.out
-        shown = b"".join(w.to_bytes(4, "big") for w in words)
-        if decrypt:
-            if not status >> 5 & 1 ^ status >> 6 & 1:
-                raise misbehaved("the system gave no verdict on the tag")
-            authentic, got_tag = bool(status >> 5 & 1), None
-            if any(words):
-                raise misbehaved("the system showed a tag while decrypting")
-        else:
-            authentic, got_tag = None, out[len(pad(data)):]
-            out = out[:len(data)]
-            if got_tag != shown[:tag_bytes]:
-                raise misbehaved("the tag on the stream differs from the TAG registers")
+        authentic, got_tag = _verdict(status, words, decrypt, out[len(pad(data)):], tag_bytes,
+                                      "decrypting")
+        out = out if decrypt else out[:len(data)]
         if len(out) != len(data):
             raise misbehaved(f"the system returned {len(out)} bytes of text for {len(data)}")
-        first = stats.first_in
-        cycles = (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
-        return Run(out=out, cycles=cycles, blocks=-(-len(data) // 16), counters=counters,
+        return Run(out=out, cycles=_cycles(stats), blocks=-(-len(data) // 16), counters=counters,
                    in_link_wait=stats.in_link_wait, out_link_wait=stats.out_link_wait,
                    fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
                    core_cycles_per_block=info.cycles_per_block, block_bits=info.block_bits,
@@ -256,7 +269,8 @@ class Accelerator:
         if len(data) >= 1 << 32:
             raise CipherfabError("the system's length registers hold at most 4 GiB - 1")
         link = get_link(link) if isinstance(link, str) else link
-        stream = cmac_padded(data) + (tag if verify else b"")
+        padded = cmac_padded(data)
+        stream = padded + (tag if verify else b"")
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         with self._open(seed) as hw:
             self._load_key(hw, key)
@@ -267,20 +281,10 @@ class Accelerator:
                 stats = self._stream(hw, stream, per_clock, progress, no_output=verify)
                 status, counters = self._finish(hw)
                 words = [hw.read(regs.TAG + 4 * i) for i in range(4)]
-        shown = b"".join(w.to_bytes(4, "big") for w in words)
-        if verify:
-            if not status >> 5 & 1 ^ status >> 6 & 1:
-                raise misbehaved("the system gave no verdict on the tag")
-            if any(words) or stats.out:
-                raise misbehaved("the system showed a tag while verifying")
-            authentic, got_tag = bool(status >> 5 & 1), None
-        else:
-            authentic, got_tag = None, stats.out
-            if len(got_tag) != tag_bytes or got_tag != shown[:tag_bytes]:
-                raise misbehaved("the tag on the stream differs from the TAG registers")
-        first = stats.first_in
-        cycles = (stats.last_out if stats.last_out >= first else stats.cycles) - first + 1
-        return Run(out=b"", cycles=cycles, blocks=len(cmac_padded(data)) // 16, counters=counters,
+        if verify and stats.out:
+            raise misbehaved("the system showed a tag while verifying")
+        authentic, got_tag = _verdict(status, words, verify, stats.out, tag_bytes, "verifying")
+        return Run(out=b"", cycles=_cycles(stats), blocks=len(padded) // 16, counters=counters,
                    in_link_wait=stats.in_link_wait, out_link_wait=stats.out_link_wait,
                    fmax_mhz=self.fmax_mhz, fmax_source=self.fmax_source,
                    core_cycles_per_block=info.cycles_per_block_feedback, block_bits=info.block_bits,
@@ -292,53 +296,66 @@ class Accelerator:
         """XTS (IEEE 1619, SP 800-38E) through the system: ``key`` is K1 then K2 (twice the
         core's key), ``tweak`` the first data unit's 16-byte tweak (each next unit's: +1,
         little-endian), ``data`` cut into data units of ``unit_bytes`` (None: one unit).
-        The system encrypts every unit's tweak under K2 (ECB, one stream), then runs each
-        unit's whole blocks under K1 in XTS mode from its encrypted tweak; a unit that is
-        not whole blocks steals ciphertext here (:func:`.mode_reference.xts_steal`: its
-        last two blocks run as one-block messages from T_n and T_n-1, computed here from
-        the encrypted tweak).  The Run's cycles run from the tweaks' first input to the
-        last unit's last output, register writes between units included."""
+        The system encrypts every unit's tweak under K2 (ECB, one stream), then, under K1,
+        runs the data units of whole blocks as one XTS message with TEXT_BYTES the unit's
+        length, each unit's encrypted tweak on the stream ahead of its blocks; a unit that is
+        not whole blocks (the file's last, or every unit of a size that is not) runs alone
+        from its encrypted tweak in IV, and steals ciphertext here
+        (:func:`.mode_reference.xts_steal`: its last two blocks run as one-block messages
+        from T_n and T_n-1, computed here from the encrypted tweak).  The Run's cycles run
+        from the tweaks' first input to the last output, register writes included."""
         from .mode_reference import xts_alpha, xts_steal, xts_unit_tweaks
         units = xts_units(self.params.top, self.info, key, decrypt, tweak, data, unit_bytes)
-        half = len(key) // 2
+        size, half = len(units[0]), len(key) // 2
+        streamed = 0 if size % 16 else sum(len(u) == size for u in units)
         link = get_link(link) if isinstance(link, str) else link
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         mode = Mode.XTS_DECRYPT if decrypt else Mode.XTS_ENCRYPT
-        done, outs, first, last, waits = 0, [], None, 0, [0, 0]
+        stats = []
         with self._open(seed) as hw:
+            def message(t, blocks, want, unit=0):
+                """One XTS message from the encrypted tweak ``t`` (or, with ``unit``, units
+                of that many bytes, each after its tweak on the stream)."""
+                for i in range(0, 16, 4):
+                    hw.write(regs.IV + i, int.from_bytes(t[i:i + 4], "big"))
+                hw.write(regs.TEXT_BYTES, unit)
+                hw.write(regs.CTRL, 1 | mode.value << 4)
+                got = self._stream(hw, blocks, per_clock, None)
+                self._finish(hw, counters=False)
+                stats.append(got)
+                if len(got.out) != want:
+                    raise misbehaved(f"the system returned {len(got.out)} bytes for {want}")
+                return got.out
+
             self._load_key(hw, key[half:])
             hw.write(regs.CTRL, 1 | Mode.ECB_ENCRYPT.value << 4)
-            tweaks = self._stream(hw, b"".join(xts_unit_tweaks(tweak, len(units))), per_clock, None)
+            stats.append(self._stream(hw, b"".join(xts_unit_tweaks(tweak, len(units))), per_clock, None))
             self._finish(hw, counters=False)
-            first, waits = tweaks.first_in, [tweaks.in_link_wait, tweaks.out_link_wait]
+            ts = stats[0].out
             self._load_key(hw, key[:half])
-            for u, unit in enumerate(units):
-                t0 = tweaks.out[16 * u:16 * u + 16]
+            outs = []
+            if streamed:
+                outs.append(message(bytes(16), b"".join(ts[16 * u:16 * u + 16] + units[u]
+                                                        for u in range(streamed)),
+                                    streamed * size, size))
+                if progress:
+                    progress(streamed * size)
+            for u in range(streamed, len(units)):
+                t0 = ts[16 * u:16 * u + 16]
 
                 def whole(j, blocks):
-                    nonlocal last
                     t = t0
                     for _ in range(j):
                         t = xts_alpha(t)
-                    for i in range(0, 16, 4):
-                        hw.write(regs.IV + i, int.from_bytes(t[i:i + 4], "big"))
-                    hw.write(regs.CTRL, 1 | mode.value << 4)
-                    got = self._stream(hw, blocks, per_clock, None)
-                    self._finish(hw, counters=False)
-                    last = got.last_out
-                    waits[0] += got.in_link_wait
-                    waits[1] += got.out_link_wait
-                    if len(got.out) != len(blocks):
-                        raise misbehaved(f"the system returned {len(got.out)} bytes for {len(blocks)}")
-                    return got.out
-                outs.append(xts_steal(whole, unit, decrypt))
-                done += len(unit)
+                    return message(t, blocks, len(blocks))
+                outs.append(xts_steal(whole, units[u], decrypt))
                 if progress:
-                    progress(done)
+                    progress(sum(map(len, units[:u + 1])))
             counters = self._finish(hw)[1]
-        return Run(out=b"".join(outs), cycles=last - first + 1, blocks=-(-len(data) // 16),
-                   counters=counters, in_link_wait=waits[0], out_link_wait=waits[1],
-                   fmax_mhz=self.fmax_mhz,
+        return Run(out=b"".join(outs), cycles=stats[-1].last_out - stats[0].first_in + 1,
+                   blocks=-(-len(data) // 16), counters=counters,
+                   in_link_wait=sum(s.in_link_wait for s in stats),
+                   out_link_wait=sum(s.out_link_wait for s in stats), fmax_mhz=self.fmax_mhz,
                    fmax_source=self.fmax_source, core_cycles_per_block=self.info.cycles_per_block,
                    block_bits=self.info.block_bits, link=link,
                    notes=[f"{len(units)} data unit{'s' * (len(units) != 1)}"])

@@ -24,6 +24,17 @@ from amaranth.lib.memory import Memory
 QUEUE = 4          # blocks: two reads in flight and the one leaving, with one to spare
 
 
+def stream_fifo(width: int, depth: int, fast: bool):
+    """The FIFO a stream of blocks gets: :class:`BlockRamFIFO` at a clock that takes a
+    block every cycle (``fast``: its read register and its flip-flop queue are what lets a
+    pipelined core's system reach its clock), else Amaranth's ``SyncFIFOBuffered`` (same
+    ports; without the queue and the issue logic)."""
+    if fast:
+        return BlockRamFIFO(width=width, depth=depth)
+    from amaranth.lib.fifo import SyncFIFOBuffered
+    return SyncFIFOBuffered(width=width, depth=depth)
+
+
 class BlockRamFIFO(Elaboratable):
     """``depth`` blocks of ``width`` bits, read through the block RAM's output register."""
 

@@ -40,6 +40,9 @@ CTR, OFB and CFB take a partial last block (the stream modes: the output is cut 
 XTS runs whole blocks at the core's full rate (no feedback: T for every block is known
 ahead); the host encrypts the tweaks under the second key (ECB) and steals ciphertext for
 a data unit that is not whole blocks (:meth:`cipherfab.host.driver.Accelerator.run_xts`).
+With ``unit_blocks`` set at the start, many data units follow each other in one message:
+each unit's encrypted tweak comes on the stream ahead of its ``unit_blocks`` blocks, loads
+the chain register and takes no core slot (0: one unit, its tweak the IV).
 
 A block may carry ``sideband`` bits (e.g. the last-block flag and byte count of a
 stream whose length is not a whole number of blocks): they travel in the operand FIFO
@@ -59,14 +62,20 @@ entropy input (``seed_bits``) has its ``seed`` stream passed through as ``seed``
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .info import block_in_layout, info_of
-from .block_ram_fifo import BlockRamFIFO
+from .block_ram_fifo import stream_fifo
 from .stream_register import SkidRegister
+
+
+#: XTS: the data unit's length in blocks when the tweaks come on the stream (IEEE 1619: at
+#: most 2^20 blocks)
+UNIT_BITS = 21
 
 
 class Mode(enum.Enum, shape=4):
@@ -161,6 +170,7 @@ class ModeEngine(wiring.Component):
                  else info.block_bits)
         members = {
             "mode": In(Mode), "iv": In(info.block_bits), "start": In(1),
+            "unit_blocks": In(UNIT_BITS),  # XTS: blocks a data unit, tweaks on the stream (0: none)
             "data_in": In(stream.Signature(block)),
             "data_out": Out(stream.Signature(block)),
             "idle": Out(1), "mode_error": Out(1),
@@ -182,7 +192,7 @@ class ModeEngine(wiring.Component):
         side = self.side_bits
         # a block enters only when the count says there is room (``fits`` below): the FIFO,
         # as deep as the blocks in flight, then always has room
-        m.submodules.operand = operand = BlockRamFIFO(width=n + side, depth=self.depth)
+        m.submodules.operand = operand = stream_fifo(n + side, self.depth, self.skid)
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
         idle = Signal(init=1)          # in_flight == 0, kept as a flip-flop beside the count
@@ -206,6 +216,7 @@ class ModeEngine(wiring.Component):
         with m.If(load):
             m.d.sync += [mode.eq(mode_in), chain.eq(iv_in), counter.eq(iv_in),
                          lo_full.eq(iv_in[:lo_bits] == (1 << lo_bits) - 1)]
+        tweak_next, units = self._xts_units(m, mode_in, load)
 
         port = core.block_in                        # where the engine offers its blocks
         if self.skid:
@@ -254,11 +265,14 @@ class ModeEngine(wiring.Component):
         m.d.sync += [allowed.eq(supported & ~self.started & ~load),
                      fits.eq((next_in_flight < self.depth) & (~feedback | (next_in_flight == 0)))]
         may_enter = allowed & fits & have_key & ~self.start
+        # XTS with the tweaks on the stream: a tweak block takes no core slot, it loads chain
+        take_tweak = tweak_next & allowed & ~self.start
+        ready = Mux(tweak_next, take_tweak, port.ready & may_enter)
         m.d.comb += [
-            self.active_mode.eq(mode), self.accepting.eq(port.ready & may_enter),
+            self.active_mode.eq(mode), self.accepting.eq(ready),
             block.eq(x),
-            port.valid.eq(self.data_in.valid & may_enter),
-            self.data_in.ready.eq(port.ready & may_enter),
+            port.valid.eq(self.data_in.valid & may_enter & ~tweak_next),
+            self.data_in.ready.eq(ready),
             operand.w_data.eq(Cat(pushed, Value.cast(self.data_in.payload.side)) if side else pushed),
             operand.w_en.eq(accepted),
         ]
@@ -270,11 +284,16 @@ class ModeEngine(wiring.Component):
         with m.If(accepted):
             with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
                 m.d.sync += chain.eq(given)
-            if n == 128:
+            if units is not None:
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
+                with m.If(units.streams):          # the unit's last block: a tweak comes next
+                    m.d.sync += [units.left.eq(units.left - 1), tweak_next.eq(units.left == 1)]
             with m.If(counts):
                 m.d.sync += [lo.eq(lo + 1), lo_full.eq(lo == (1 << lo_bits) - 2)]
+        if units is not None:
+            with m.If(self.data_in.valid & take_tweak):
+                m.d.sync += [chain.eq(given), units.left.eq(units.length), tweak_next.eq(0)]
         if n > lo_bits:
             hi, hi_next = counter[lo_bits:], Signal(n - lo_bits)
             m.d.sync += hi_next.eq(hi + 1)
@@ -297,6 +316,23 @@ class ModeEngine(wiring.Component):
         m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0)]
         return m
 
+    def _xts_units(self, m, mode_in, load):
+        """XTS's data units on the stream (``unit_blocks`` sampled with the mode, loaded at
+        the start): each unit's encrypted tweak comes first, loads the chain register and
+        takes no core slot, then ``unit_blocks`` blocks.  (tweak_next: the next block is a
+        tweak, a flip-flop; the unit registers, or None where the engine runs no XTS.)"""
+        if not any(md.xts for md in self.modes):
+            return Const(0), None
+        units = _Units(length=Signal(UNIT_BITS), left=Signal(UNIT_BITS), streams=Signal())
+        unit_in, tweak_next = Signal(UNIT_BITS), Signal()
+        xts_in = (mode_in == Mode.XTS_ENCRYPT) | (mode_in == Mode.XTS_DECRYPT)
+        m.d.sync += unit_in.eq(self.unit_blocks)
+        with m.If(load):
+            m.d.sync += [units.length.eq(unit_in), units.left.eq(0),
+                         units.streams.eq(xts_in & (unit_in != 0)),
+                         tweak_next.eq(xts_in & (unit_in != 0))]
+        return tweak_next, units
+
     def _keys(self, m, core, idle, block_key):
         """Connect the key port as the core's key interface wants (``block_key``: the
         per-block key field of the blocks offered to it); return 'a key is set'."""
@@ -311,6 +347,13 @@ class ModeEngine(wiring.Component):
         with m.If(self.key.valid & self.key.ready):
             m.d.sync += [held.eq(self.key.payload), have.eq(1)]
         return have & ~self.key.valid
+
+
+@dataclass
+class _Units:
+    length: Signal            # blocks a data unit
+    left: Signal              # blocks left in the unit under way
+    streams: Signal           # this message's tweaks come on the stream
 
 
 def _parts(info, payload):

@@ -113,3 +113,27 @@ def test_gcm_skid_registers_only_around_a_block_per_clock_core(arch, values, ski
     regs = {"e_in_reg", "e_out_reg"}
     assert acc.ghash is not None and m._named_submodules["engine"][0].skid is skids
     assert regs & set(m._named_submodules) == (regs if skids else set())
+
+
+@pytest.mark.parametrize("text_bytes, error", [(48, 0), (0, 0), (40, 1), ((16 << 20) + 16, 1)])
+def test_an_xts_data_unit_that_is_not_whole_blocks_is_a_length_error(text_bytes, error):
+    """XTS takes TEXT_BYTES as the data unit when the tweaks come on the stream: whole blocks,
+    at most 2^20 of them; anything else raises length_error at the start (0: no units)."""
+    dut = Accelerator(PipeCore("stream", stages=3), width=128, depth=8)
+    seen = {}
+
+    async def bench(ctx):
+        ctx.set(dut.text_bytes, text_bytes)
+        await begin_message(ctx, dut, 5, Mode.XTS_ENCRYPT, 0)
+        await ctx.tick().repeat(3)
+        seen["error"] = ctx.get(dut.length_error)
+        ctx.set(dut.text_bytes, 40)                 # another mode at the same length: no error
+        await begin_message(ctx, dut, None, Mode.CTR, 0)
+        await ctx.tick().repeat(3)
+        seen["ctr"] = ctx.get(dut.length_error)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert seen == {"error": error, "ctr": error}          # sticky: stays until clear

@@ -9,16 +9,19 @@ Theory of operation
                              (depth blocks)                                       (depth blocks)
 
 Paper 003's card buffers 512 blocks each way in block RAM (circular buffers with
-separate read and write counters); here each FIFO is a
-:class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` of ``depth`` blocks (default 512)
-with the block's sideband (last flag, byte count), in block RAM, read through the RAM's
-output register.  The input FIFO's blocks go
+separate read and write counters); here each FIFO holds ``depth`` blocks (default 512)
+with the block's sideband (last flag, byte count) in block RAM.  The input FIFO's blocks go
 through one register stage before the engine (once, a block RAM's clock-to-output fed a
 core's first round directly: a third of the default system's Fmax on ECP5), the
-engine's results through one before the output FIFO; both are
-:class:`~cipherfab.hw.stream_register.SkidRegister` s, whose ``ready`` is a
-flip-flop too, so no handshake path runs from a FIFO's level through the engine into the
-other FIFO (at the pipelined cores' clock that path was seven LUTs long).  With GCM
+engine's results through one before the output FIFO.  Around a core that takes a block
+every clock the FIFOs are :class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` s (read
+through the RAM's output register and a four-block queue in flip-flops) and both stages
+:class:`~cipherfab.hw.stream_register.SkidRegister` s, whose ``ready`` is a flip-flop too,
+so no handshake path runs from a FIFO's level through the engine into the other FIFO (at
+the pipelined cores' clock that path was seven LUTs long).  Around slower cores, which
+never reach that clock, they are Amaranth's ``SyncFIFOBuffered`` and plain
+:class:`~cipherfab.hw.stream_register.StreamRegister` s (:func:`~cipherfab.hw.block_ram_fifo.stream_fifo`;
+measured: about 1,500 LUT4 and 2,300 flip-flops fewer around the iterative core).  With GCM
 around a core that takes a block every clock (where the engine also registers the core's
 input), two more skid registers stand between the GCM layer and the engine, one each
 way, so the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes
@@ -41,16 +44,16 @@ while a message is open), ``blocked`` (clocks a result waited for room in the ou
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
-from ..block_ram_fifo import BlockRamFIFO
-from ..stream_register import SkidRegister
+from ..block_ram_fifo import stream_fifo
+from ..stream_register import SkidRegister, StreamRegister
 from ..info import info_of
-from ..modes import Mode, ModeEngine
+from ..modes import UNIT_BITS, Mode, ModeEngine
 
 COUNTER_BITS = 32
 DEFAULT_DEPTH = 512
@@ -112,12 +115,14 @@ class Accelerator(wiring.Component):
         side_bits = side_layout(b).size
         m.submodules.axis_in = axis_in = AxisToBlocks(self.width, b)
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
-        m.submodules.fifo_in = fifo_in = BlockRamFIFO(width=b + side_bits, depth=self.depth)
-        m.submodules.fifo_out = fifo_out = BlockRamFIFO(width=b + side_bits, depth=self.depth)
-        # the input FIFO's blocks: registered (ready too) before the engine
-        m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
-        # the engine's results: registered (ready too) before the output FIFO
-        m.submodules.fifo_out_reg = fifo_out_reg = SkidRegister(b + side_bits)
+        fast = self.info.cycles_per_block == 1       # a block a clock: every handshake registered
+        register = SkidRegister if fast else StreamRegister
+        m.submodules.fifo_in = fifo_in = stream_fifo(b + side_bits, self.depth, fast)
+        m.submodules.fifo_out = fifo_out = stream_fifo(b + side_bits, self.depth, fast)
+        # the input FIFO's blocks: registered (a block RAM's read never meets the core's
+        # first round) before the engine; the engine's results before the output FIFO
+        m.submodules.fifo_in_reg = fifo_in_reg = register(b + side_bits)
+        m.submodules.fifo_out_reg = fifo_out_reg = register(b + side_bits)
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
@@ -136,6 +141,10 @@ class Accelerator(wiring.Component):
             wiring.connect(m, e_out_reg.o, gcm.e_out)
             engine_empty = (engine.empty & ~e_in_reg.o.valid & e_in_reg.i.ready
                             & ~e_out_reg.o.valid & e_out_reg.i.ready)
+        # XTS: TEXT_BYTES is the data unit (whole blocks, at most 2^20) when the tweaks come
+        # on the stream; any other value gives no units and, at an XTS start, length_error
+        xts_unit_bad = (self.text_bytes[:4] != 0) | (self.text_bytes > 16 << 20)
+        m.d.comb += engine.unit_blocks.eq(Mux(xts_unit_bad, 0, self.text_bytes[4:4 + UNIT_BITS]))
         m.d.comb += [engine.mode.eq(gcm.e_mode), engine.iv.eq(gcm.e_iv), engine.start.eq(gcm.e_start),
                      gcm.e_idle.eq(engine_empty),
                      gcm.mode.eq(self.mode), gcm.iv.eq(self.iv), gcm.start.eq(self.start),
@@ -201,4 +210,7 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.starved.eq(self.starved + 1)
             with m.If(gcm.data_out.valid & ~fifo_out_reg.i.ready):
                 m.d.sync += self.blocked.eq(self.blocked + 1)
+        with m.If(gcm.started & ((self.mode == Mode.XTS_ENCRYPT) | (self.mode == Mode.XTS_DECRYPT))
+                  & xts_unit_bad):
+            m.d.sync += self.length_error.eq(1)
         return m

@@ -34,7 +34,9 @@ first four bytes)::
                           tweak T (its whole blocks follow on the stream)
     0x60  AAD_BYTES   RW  GCM: bytes of AAD on the stream (after the IV, if any)
     0x64  TEXT_BYTES  RW  GCM: bytes of plaintext (ciphertext) on the stream; CMAC: the
-                          message's bytes
+                          message's bytes; XTS: a data unit's bytes (whole blocks, at most
+                          2^24) when each unit's encrypted tweak comes on the stream ahead
+                          of its blocks (0: one unit, its tweak in IV; else length_error)
     0x68  IV_BYTES    RW  GCM: the IV's length (reset 12: from IV[0..2]; any other
                           length >= 1: the IV comes first on the stream)
     0x6C  TAG_BYTES   RW  GCM: the tag's length, 4, 8 or 12..16 (reset 16); CMAC: 4..16
