@@ -1,9 +1,10 @@
 """NIST ACVP JSON vector sets (cipherfab.vectors.acvp), built here with ``cryptography`` as the
-reference: AES ECB, CBC, OFB, CFB128 and GCM read from an internalProjection and from a
-prompt with its expectedResults.json (also in the server's list wrapper), Monte-Carlo tests
-and internal-IV GCM groups skipped with their reasons, every malformed file one line; then
-``cipherfab sim`` on the core (ECB, CBC) and through the system (GCM, OFB, CFB128), where
-one changed byte fails the run with exit 1 naming the record."""
+reference: AES ECB, CBC, OFB, CFB128, CTR, GCM, XTS and CCM read from an internalProjection and
+from a prompt with its expectedResults.json (also in the server's list wrapper), Monte-Carlo
+tests, internal-IV GCM groups and the CTR, XTS and CCM tests the system cannot run skipped with
+their reasons, every malformed file one line; then ``cipherfab sim`` on the core (ECB, CBC)
+and through the system (GCM, OFB, CFB128, CTR, XTS, CCM), where one changed byte fails the run
+with exit 1 naming the record."""
 
 import copy
 import json
@@ -232,8 +233,8 @@ def _ecb():
 
 MALFORMED = [
     ("truncated", lambda: json.dumps(_ecb(), indent=2)[:200], "not valid JSON"),
-    ("ccm", lambda: {**_ecb(), "algorithm": "ACVP-AES-CCM"}, "ACVP-AES-CCM is not supported"),
-    ("ctr", lambda: {**_ecb(), "algorithm": "ACVP-AES-CTR"}, "ACVP-AES-CTR vector sets are not run"),
+    ("kw", lambda: {**_ecb(), "algorithm": "ACVP-AES-KW"},
+     "ACVP-AES-KW is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128, -CTR, -GCM, -XTS and -CCM are)"),
     ("no algorithm", lambda: {k: v for k, v in _ecb().items() if k != "algorithm"},
      "without an algorithm"),
     ("no groups", lambda: {**_ecb(), "testGroups": []}, "no test groups"),
@@ -344,11 +345,20 @@ def test_a_set_for_another_run_names_the_command(tmp_path, capsys):
     ecb = write(tmp_path / "e", "internalProjection.json", block_set("ECB"))
     tdes = write(tmp_path / "t", "internalProjection.json",
                  {**block_set("ECB"), "algorithm": "ACVP-TDES-ECB"})
+    ctr = write(tmp_path / "ctr", "internalProjection.json", ctr_set())
+    xts = write(tmp_path / "xts", "internalProjection.json", xts_set())
+    ccm = write(tmp_path / "ccm", "internalProjection.json", ccm_set())
     for args, words in (
             (["--vectors", gcm], "ACVP-AES-GCM vector set, not ECB or CBC: run it with sim --mode gcm"),
             (["--mode", "ofb", "--vectors", cfb], "not OFB: run it with sim --mode cfb"),
             (["--mode", "gcm", "--vectors", ecb], "not GCM: run it with sim --vectors"),
-            (["--vectors", tdes], "this is a TDES vector file; the engine runs aes")):
+            (["--vectors", tdes], "this is a TDES vector file; the engine runs aes"),
+            (["--mode", "ofb", "--vectors", ctr], "ACVP-AES-CTR vector set, not OFB: run it with sim --mode ctr"),
+            (["--vectors", xts], "ACVP-AES-XTS vector set, not ECB or CBC: run it with sim --mode xts"),
+            (["--mode", "ctr", "--vectors", ccm], "ACVP-AES-CCM vector set, not CTR: run it with sim --mode ccm"),
+            (["--mode", "xts", "--vectors", ctr], "not XTS: run it with sim --mode ctr"),
+            (["--mode", "ccm", "--vectors", xts], "not CCM: run it with sim --mode xts"),
+            (["--mode", "gcm", "--vectors", ccm], "not GCM: run it with sim --mode ccm")):
         assert main(["sim", *CORE, *map(str, args)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
@@ -405,3 +415,301 @@ def test_sim_runs_ofb_and_cfb_through_the_system(tmp_path, capsys, mode, flag):
     assert "3 passed, 1 failed" in out
     at = f"{projection} line {line_of(projection, 4)}"
     assert f"first failure: {at} (tcId 4, tgId 2 decrypt)" in out
+
+
+# --- CTR, XTS and CCM (through the system: sim --mode ctr|xts|ccm) ---------------------------
+
+from cryptography.hazmat.primitives.ciphers.aead import AESCCM  # noqa: E402
+
+from cipherfab.vectors.acvp import (CCM_BITS_SKIP, CTR_COUNTER_SKIP, CTR_DOWN_SKIP,  # noqa: E402
+                                    CTR_NO_IV_SKIP, PAYLOAD_BITS_SKIP, XTS_KEY_SKIP,
+                                    XTS_SHORT_SKIP, XTS_UNIT_BITS_SKIP)
+
+
+def _masked(data: bytes, bits: int) -> bytes:
+    """``data`` cut to the bytes that hold ``bits``, the unused low bits of the last zero (as
+    ACVP writes a payload that is not whole bytes)."""
+    data = data[:-(-bits // 8)]
+    if bits % 8:
+        data = data[:-1] + bytes([data[-1] & (0xFF << (8 - bits % 8)) & 0xFF])
+    return data
+
+
+def _ctr(key: bytes, iv: bytes, data: bytes, down: bool = False) -> bytes:
+    """AES-CTR by ``cryptography``: its CTR mode (+1 a block, modulo 2^128), or a counter
+    counting down (each counter block encrypted by its ECB)."""
+    if not down:
+        return _aes(key, modes.CTR(iv), data)
+    n = int.from_bytes(iv, "big")
+    stream = b"".join(_aes(key, modes.ECB(), ((n - i) % (1 << 128)).to_bytes(16, "big"))
+                      for i in range(-(-len(data) // 16)))
+    return bytes(a ^ b for a, b in zip(data, stream))
+
+
+def ctr_set() -> dict:
+    """ACVP-AES-CTR 1.0 as the server writes it: an encrypt group (3 blocks; 9 bits: skipped),
+    a decrypt group (1 block; 33 bytes), an overflow group whose counter wraps past 2^128, a
+    counting-down group (1 block: run; 2 blocks: skipped), an internal-IV test without its iv
+    (skipped), an AES-256 group, and a counter-test group (testType CTR: skipped)."""
+    shapes = [("encrypt", 128, {}, [(384, _bytes(1, 16)), (9, _bytes(2, 16))]),
+              ("decrypt", 128, {}, [(128, _bytes(3, 16)), (264, _bytes(4, 16))]),
+              ("encrypt", 128, {"overflow": True}, [(384, b"\xff" * 15 + b"\xfe")]),
+              ("encrypt", 128, {"incremental": False}, [(128, _bytes(5, 16)), (256, _bytes(6, 16))]),
+              ("encrypt", 128, {"ivGenMode": "internal"}, [(128, None)]),
+              ("encrypt", 256, {}, [(256, _bytes(7, 16))])]
+    groups, tc = [], 0
+    for tg, (direction, key_bits, extra, cases) in enumerate(shapes, 1):
+        group = {"tgId": tg, "testType": "AFT", "internalTestType": "AFT", "direction": direction,
+                 "keyLen": key_bits, "incremental": True, "overflow": False, "ivGenMode": "external",
+                 "rfcTestMode": False, **extra, "tests": []}
+        for bits, iv in cases:
+            tc += 1
+            key, pt = _bytes(tc, key_bits // 8), _masked(_bytes(50 + tc, 64), bits)
+            ct = _masked(_ctr(key, iv or bytes(16), pt, not group["incremental"]), bits)
+            t = {"tcId": tc, "deferred": False, "pt": _hex(pt), "payloadLen": bits, "ct": _hex(ct),
+                 "iv": _hex(iv or b""), "key": _hex(key)}
+            if iv is None:
+                del t["iv"]
+            group["tests"].append(t)
+        groups.append(group)
+    counter = {"tcId": tc + 1, "pt": _hex(_bytes(9, 64)), "payloadLen": 512, "key": _hex(_bytes(9, 16))}
+    groups.append({"tgId": 7, "testType": "CTR", "direction": "encrypt", "keyLen": 128,
+                   "incremental": True, "overflow": False, "tests": [counter]})
+    return vector_set("ACVP-AES-CTR", groups)
+
+
+CTR_SKIPS = [PAYLOAD_BITS_SKIP, CTR_DOWN_SKIP, CTR_NO_IV_SKIP, "256-bit keys (the core takes 128)",
+             CTR_COUNTER_SKIP]
+
+
+def _xts(key: bytes, tweak: bytes, data: bytes, decrypt: bool = False, unit: int = 0) -> bytes:
+    """XTS-AES by ``cryptography``, data units of ``unit`` bytes (0: one), each next unit's
+    tweak the last one's plus 1 as a little-endian number."""
+    unit, n, out = unit or len(data), int.from_bytes(tweak, "little"), b""
+    for i in range(0, len(data), unit):
+        out += _aes(key, modes.XTS(((n + i // unit) % (1 << 128)).to_bytes(16, "little")),
+                    data[i:i + unit], decrypt)
+    return out
+
+
+def _xts_key(seed: int, half: int) -> bytes:
+    return _bytes(seed, half) + _bytes(seed + 100, half)
+
+
+def _xts_answer(key: bytes, tweak: bytes, pt: bytes, bits: int, unit, equal: bool) -> bytes:
+    """The ciphertext, by ``cryptography``, of a test the system runs; the plaintext again for
+    one it skips (not whole bytes, a data unit under 16 bytes, a key of equal halves)."""
+    u = (unit or bits) // 8
+    if bits % 8 or (unit or 0) % 8 or equal or (len(pt) % u or u) < 16:
+        return pt
+    return _xts(key, tweak, pt, unit=u)
+
+
+def xts_set() -> dict:
+    """ACVP-AES-XTS 2.0: an encrypt group of hex tweaks (40 bytes, stealing; 237 bits:
+    skipped), a decrypt group of sequence numbers, a group of several data units (4 units, the
+    last 4 bytes: skipped; 2 units of 40 bytes; 3 of 25 bytes, the last 20; a 201-bit data
+    unit: skipped), an AES-256 group (512-bit keys) and a key of two equal halves (skipped)."""
+    shapes = [("encrypt", 128, "hex", [(320, None), (237, None)]),
+              ("decrypt", 128, "number", [(512, None), (384, None)]),
+              ("encrypt", 128, "hex", [(800, 256), (640, 320), (560, 200), (560, 201)]),
+              ("encrypt", 256, "hex", [(256, None)]),
+              ("encrypt", 128, "hex", [(256, None)])]
+    groups, tc = [], 0
+    for tg, (direction, key_bits, tweak_mode, cases) in enumerate(shapes, 1):
+        group = {"tgId": tg, "testType": "AFT", "internalTestType": "SingleDataUnit",
+                 "direction": direction, "keyLen": key_bits, "tweakMode": tweak_mode, "tests": []}
+        for bits, unit in cases:
+            tc += 1
+            key = _xts_key(tc, key_bits // 8) if tg != 5 else _bytes(tc, 16) * 2
+            number = tc if tc != 4 else (1 << 64) + 3
+            tweak = _bytes(30 + tc, 16) if tweak_mode == "hex" else number.to_bytes(16, "little")
+            pt = _masked(_bytes(60 + tc, 100), bits)
+            ct = _xts_answer(key, tweak, pt, bits, unit, tg == 5)
+            group["tests"].append({"tcId": tc, "key": _hex(key), "dataUnitLen": unit or bits,
+                                   "payloadLen": bits, "pt": _hex(pt), "ct": _hex(ct),
+                                   "tweakValue": _hex(tweak), "sequenceNumber": number})
+        groups.append(group)
+    return {**vector_set("ACVP-AES-XTS", groups), "revision": "2.0"}
+
+
+XTS_SKIPS = [PAYLOAD_BITS_SKIP, XTS_SHORT_SKIP, XTS_UNIT_BITS_SKIP,
+             "512-bit keys (the core takes 256)", XTS_KEY_SKIP]
+
+
+def xts_v1_set() -> dict:
+    """ACVP-AES-XTS 1.0: the payload length is the group's, no dataUnitLen."""
+    groups = []
+    for tg, (direction, mode, bits) in enumerate([("encrypt", "hex", 256), ("decrypt", "number", 136)], 1):
+        tests = []
+        for tc in (2 * tg - 1, 2 * tg):
+            key, pt = _xts_key(tc, 16), _bytes(70 + tc, bits // 8)
+            tweak = _bytes(tc, 16) if mode == "hex" else (tc * 1000).to_bytes(16, "little")
+            t = {"tcId": tc, "key": _hex(key), "pt": _hex(pt), "ct": _hex(_xts(key, tweak, pt))}
+            t.update({"tweakValue": _hex(tweak)} if mode == "hex" else {"sequenceNumber": tc * 1000})
+            tests.append(t)
+        groups.append({"tgId": tg, "testType": "AFT", "direction": direction, "keyLen": 128,
+                       "payloadLen": bits, "tweakMode": mode, "tests": tests})
+    return vector_set("ACVP-AES-XTS", groups)
+
+
+def ccm_set() -> dict:
+    """ACVP-AES-CCM 1.0: encrypt groups (no payload nor AAD, 7-byte nonce, 4-byte tag; 32-byte
+    payload, 8-byte AAD, 16-byte tag), a decrypt group whose second tag must be refused, an
+    AES-256 group, and an AAD length that is not whole bytes (skipped)."""
+    shapes = [("encrypt", 128, 56, 0, 0, 32, 1), ("encrypt", 128, 104, 256, 64, 128, 2),
+              ("decrypt", 128, 96, 120, 16, 64, 3), ("encrypt", 256, 104, 128, 0, 128, 1),
+              ("encrypt", 128, 104, 128, 12, 128, 1)]
+    groups, tc = [], 0
+    for tg, (direction, key_bits, iv_len, pt_len, aad_len, tag_len, n) in enumerate(shapes, 1):
+        tests = []
+        for i in range(n):
+            tc += 1
+            key, iv = _bytes(tc, key_bits // 8), _bytes(40 + tc, iv_len // 8)
+            aad, pt = _bytes(80 + tc, -(-aad_len // 8)), _bytes(90 + tc, pt_len // 8)
+            ct = AESCCM(key, tag_length=tag_len // 8).encrypt(iv, pt, aad)
+            passed = not (direction == "decrypt" and i == 1)
+            if not passed:
+                ct = ct[:-1] + bytes([ct[-1] ^ 1])
+            tests.append({"tcId": tc, "testPassed": passed, "pt": _hex(pt), "key": _hex(key),
+                          "aad": _hex(aad), "iv": _hex(iv), "ct": _hex(ct)})
+        groups.append({"tgId": tg, "testType": "AFT", "internalTestType": "AFT",
+                       "direction": direction, "keyLen": key_bits, "ivLen": iv_len,
+                       "payloadLen": pt_len, "aadLen": aad_len, "tagLen": tag_len, "tests": tests})
+    return vector_set("ACVP-AES-CCM", groups)
+
+
+CCM_SKIPS = ["256-bit keys (the core takes 128)", CCM_BITS_SKIP]
+
+
+@pytest.mark.parametrize("build", [ctr_set, xts_set, xts_v1_set, ccm_set])
+def test_ctr_xts_and_ccm_read_alike_from_both_forms(tmp_path, build):
+    projection, prompt = both_forms(tmp_path, build())
+    records = parse_acvp(projection)
+    assert unplaced(records) == unplaced(parse_acvp(prompt))
+    assert len(records) == sum(len(g["tests"]) for g in build()["testGroups"])
+
+
+def test_ctr_records_and_their_skips():
+    """Every CTR record the system runs agrees with ``cryptography`` (read back from the
+    set); the others carry their reasons."""
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as folder:
+        records = parse_acvp(write(Path(folder), "internalProjection.json", ctr_set()))
+    assert [r.skip for r in records] == [None, PAYLOAD_BITS_SKIP, None, None, None, None,
+                                         CTR_DOWN_SKIP, CTR_NO_IV_SKIP, None, CTR_COUNTER_SKIP]
+    for r in records:
+        if r.skip is None:
+            src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
+            down = r.count == 6
+            assert _ctr(r.key, r.iv, b"".join(src), down) == b"".join(want), r.label
+    wrap = records[4]                                  # tcId 5: the counter passes 2^128
+    assert wrap.iv == b"\xff" * 15 + b"\xfe" and len(wrap.plaintext) == 3
+    assert [r.label for r in records[2:4]] == ["tcId 3, tgId 2 decrypt", "tcId 4, tgId 2 decrypt"]
+
+
+def test_xts_records_run_a_data_unit_or_several():
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as folder:
+        records = parse_acvp(write(Path(folder), "internalProjection.json", xts_set()))
+    assert [(r.skip, r.unit_bytes) for r in records] == [
+        (None, None), (PAYLOAD_BITS_SKIP, None), (None, None), (None, None),
+        (XTS_SHORT_SKIP, 32), (None, 40), (None, 25), (XTS_UNIT_BITS_SKIP, 25),
+        (None, None), (XTS_KEY_SKIP, None)]
+    assert records[3].tweak == ((1 << 64) + 3).to_bytes(16, "little") and records[3].decrypt
+    assert records[2].label == "tgId 2 decrypt, tcId 3"
+
+
+@pytest.mark.parametrize("build, flag, passed, skips", [
+    (ctr_set, "ctr", 5, CTR_SKIPS), (xts_set, "xts", 5, XTS_SKIPS), (xts_v1_set, "xts", 4, []),
+    (ccm_set, "ccm", 6, CCM_SKIPS)], ids=["ctr", "xts", "xts-1.0", "ccm"])
+def test_sim_runs_ctr_xts_and_ccm_through_the_system(tmp_path, capsys, build, flag, passed, skips):
+    projection, prompt = both_forms(tmp_path, build())
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection), str(prompt)]) == 0
+    out = capsys.readouterr().out
+    for f in (projection, prompt):
+        skipped = f", {len(skips)} skipped ({'; '.join(skips)})" if skips else ""
+        assert f"{f}: {passed} passed, 0 failed{skipped}\n" in out, out
+
+
+@pytest.mark.parametrize("build, flag, tc, name, label", [
+    (ctr_set, "ctr", 4, "pt", "tcId 4, tgId 2 decrypt"),
+    (xts_set, "xts", 7, "ct", "tgId 3 encrypt, tcId 7"),
+    (ccm_set, "ccm", 6, "pt", "tgId 3 decrypt, tcId 6")], ids=["ctr", "xts", "ccm"])
+def test_a_changed_byte_fails_naming_the_test(tmp_path, capsys, build, flag, tc, name, label):
+    f = write(tmp_path, "internalProjection.json", build())
+    _change_byte(f, tc, name)
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert f"first failure: {f} line {line_of(f, tc)} ({label}): " in out, out
+    assert " 1 failed" in out
+
+
+def test_a_set_of_counter_tests_only_is_never_passed(tmp_path, capsys):
+    vs = ctr_set()
+    vs["testGroups"] = vs["testGroups"][-1:]
+    f = write(tmp_path, "internalProjection.json", vs)
+    assert main(["sim", *CORE, "--mode", "ctr", "--vectors", str(f)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"cipherfab sim: error: no record in the vector files ran on this core: "
+                   f"{CTR_COUNTER_SKIP}"], err
+
+
+def _set_field(vs: dict, where: tuple, name: str, value) -> dict:
+    """``vs`` with one field of group ``where[0]`` (``where[1]`` None) or of its test
+    ``where[1]`` set (None: removed)."""
+    g = vs["testGroups"][where[0]]
+    target = g if where[1] is None else g["tests"][where[1]]
+    if value is None:
+        target.pop(name, None)
+    else:
+        target[name] = value
+    return vs
+
+
+SYSTEM_CASES = [   # (set, mode, (group, test), field, value, words, tcId of the line or None)
+    (ctr_set, "ctr", (0, 0), "iv", "00" * 8, "iv is 8 bytes, not one 16-byte counter block", 1),
+    (ctr_set, "ctr", (0, 0), "payloadLen", 100, "pt is 48 bytes, but 100 bits take 13", 1),
+    (ctr_set, "ctr", (0, 0), "payloadLen", "384", "payloadLen is not a number: '384'", 1),
+    (ctr_set, "ctr", (0, 0), "ct", "00" * 47, "ct is 47 bytes, but 384 bits take 48", 1),
+    (ctr_set, "ctr", (1, 0), "pt", None, "tgId 2, tcId 3: no pt", 3),
+    (ctr_set, "ctr", (0, 0), "key", "00" * 20, "key is 20 bytes; AES keys are 16, 24 or 32", 1),
+    (ctr_set, "ctr", (0, None), "testType", "MCT", "tgId 1: testType 'MCT' (CTR groups are AFT or CTR)",
+     None),
+    (xts_set, "xts", (0, None), "tweakMode", "text", "tgId 1: tweakMode 'text' (expected hex or number)",
+     None),
+    (xts_set, "xts", (0, 0), "tweakValue", "00" * 8, "tweakValue is 8 bytes, not 16", 1),
+    (xts_set, "xts", (1, 0), "sequenceNumber", -1, "sequenceNumber is not a number: '-1'", 3),
+    (xts_set, "xts", (1, 0), "sequenceNumber", 1 << 128, "sequenceNumber is over 128 bits", 3),
+    (xts_set, "xts", (1, 0), "sequenceNumber", None, "tgId 2, tcId 3: no sequenceNumber", 3),
+    (xts_set, "xts", (0, 0), "key", "00" * 48, "key is 48 bytes; an XTS-AES key is two AES keys, "
+                                               "32 or 64", 1),
+    (xts_set, "xts", (0, None), "keyLen", 256, "key has 256 bits, not two of its group's keyLen 256", 1),
+    (xts_set, "xts", (0, 0), "dataUnitLen", "x", "dataUnitLen is not a number: 'x'", 1),
+    (xts_set, "xts", (0, 0), "ct", "00" * 39, "ct is 39 bytes, but 320 bits take 40", 1),
+    (xts_set, "xts", (0, None), "testType", "MCT", "tgId 1: testType 'MCT' (XTS groups are AFT)", None),
+    (ccm_set, "ccm", (1, 0), "ct", "00" * 47, "ct is 47 bytes; its group's payloadLen 256 and "
+                                              "tagLen 128 (bits) take 48", 2),
+    (ccm_set, "ccm", (1, 0), "iv", "00" * 12, "iv has 96 bits, its group's ivLen is 104", 2),
+    (ccm_set, "ccm", (1, 0), "aad", "00" * 7, "aad has 56 bits, its group's aadLen is 64", 2),
+    (ccm_set, "ccm", (1, None), "tagLen", None, "tgId 2: no tagLen (it cuts the tag from ct)", None),
+    (ccm_set, "ccm", (2, 0), "testPassed", "yes", "testPassed is not true or false: 'yes'", 4),
+    (ccm_set, "ccm", (1, 0), "pt", "00" * 31, "pt is 31 bytes, the ciphertext in ct 32", 2),
+    (ccm_set, "ccm", (1, 0), "iv", "XY", "iv is not hex: 'XY'", 2),
+    (ccm_set, "ccm", (1, None), "testType", "MCT", "tgId 2: testType 'MCT' (CCM groups are AFT)", None),
+]
+
+
+@pytest.mark.parametrize("build, mode, where, name, value, words, tc", SYSTEM_CASES,
+                         ids=[f"{c[1]}-{c[3]}-{i}" for i, c in enumerate(SYSTEM_CASES)])
+def test_a_malformed_ctr_xts_or_ccm_set_is_one_line(tmp_path, capsys, build, mode, where, name,
+                                                     value, words, tc):
+    f = write(tmp_path, "internalProjection.json", _set_field(build(), where, name, value))
+    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(f)]) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in err, err
+    if tc is not None:
+        assert f"{f} line {line_of(f, tc)}: " in lines[0], lines[0]

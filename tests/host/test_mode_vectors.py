@@ -231,3 +231,16 @@ def test_a_malformed_ccm_file_is_one_line(tmp_path, capsys, text, words):
     assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0], err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--vectors", str(VEC / "OFBMMT128.rsp")], "OFBMMT128.rsp: not an ACVP vector set: --mode ctr runs "
+                                                 "NIST ACVP-AES-CTR JSON"),
+    (["--random", "5"], "--mode ctr runs --vectors files (NIST ACVP-AES-CTR JSON)"),
+])
+def test_ctr_runs_acvp_vector_sets_only(capsys, args, words):
+    """``--mode ctr`` reads NIST ACVP-AES-CTR JSON (tests/test_vectors_acvp.py runs them); a
+    CAVP file, or no file, is one line."""
+    assert main(["sim", *CORE, "--mode", "ctr", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err

@@ -1,5 +1,5 @@
-"""``cipherfab sim ... --mode ofb|cfb|cmac|xts|ccm --vectors FILE``: NIST CAVP OFB and CFB files (AESAVS
-KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), CMAC files (CAVP
+"""``cipherfab sim ... --mode ofb|cfb|ctr|cmac|xts|ccm --vectors FILE``: NIST CAVP OFB and CFB files
+(AESAVS KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), CMAC files (CAVP
 CMACGen/CMACVer, ``cryptography-vectors``' SP 800-38B examples, Wycheproof's JSON:
 :mod:`cipherfab.vectors.cmac`) and XTS files (CAVP XTSGenAES, Wycheproof's JSON:
 :mod:`cipherfab.vectors.xts`; each record one data unit through
@@ -10,12 +10,16 @@ Wycheproof's JSON: :mod:`cipherfab.vectors.ccm`; each record one message through
 message whose tag is compared, a verification record one whose verdict is.
 
 OFB and CFB128 also come as NIST ACVP JSON vector sets (``ACVP-AES-OFB``,
-``ACVP-AES-CFB128``: :mod:`cipherfab.vectors.acvp`).  Each record is one message: its key
+``ACVP-AES-CFB128``: :mod:`cipherfab.vectors.acvp`); CTR only so (``ACVP-AES-CTR``: the
+test's ``iv`` the initial counter block, +1 a block modulo 2^128), XTS and CCM also so
+(``ACVP-AES-XTS``, ``ACVP-AES-CCM``).  Each OFB, CFB or CTR record is one message: its key
 loaded, the IV written, the plaintext (``[ENCRYPT]``, an encrypt group) or the ciphertext
 (``[DECRYPT]``) streamed through the system in the mode, the output compared with the
 file's.  Records the system cannot run are skipped with their reason and counted, never
-passed: another key size, and Monte-Carlo records (their inner loop feeds each ciphertext
-back as a later plaintext, one block at a time; not run through the system yet).
+passed: another key size, Monte-Carlo records (their inner loop feeds each ciphertext
+back as a later plaintext, one block at a time; not run through the system yet), and the
+ACVP tests :mod:`cipherfab.vectors.acvp` gives a reason (payloads that are not whole
+bytes, CTR tests without a counter block, ...).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from ..errors import CipherfabError
 
 
 def _file_mode(mode: str, block_bits: int) -> str:
-    """The mode a CAVP file of ``--mode`` names: ``OFB``, or CFB with whole-block segments."""
-    return "OFB" if mode == "ofb" else f"CFB{block_bits}"
+    """The mode a vector file of ``--mode`` names: ``OFB``, ``CTR``, or CFB with whole-block
+    segments."""
+    return {"ofb": "OFB", "ctr": "CTR"}.get(mode, f"CFB{block_bits}")
 
 
 def refuse_core_run_options(args, params) -> None:
@@ -49,7 +54,8 @@ def check_cmac_core(params, info) -> None:
 
 
 def run_mode_vectors(args, params) -> int:
-    """OFB, CFB or CMAC vector files through the simulated system (every file parsed first)."""
+    """OFB, CFB, CTR, CMAC, XTS or CCM vector files through the simulated system (every file
+    parsed first)."""
     refuse_core_run_options(args, params)
     from ..generate import declaration
     info = declaration(params)
@@ -63,12 +69,18 @@ def run_mode_vectors(args, params) -> int:
         return _ccm_vectors(args, params, info)
     from ..hw.modes import Mode
     from ..vectors.acvp import acvp_algorithm, parse_acvp
+    from ..vectors.records import fail
     from ..vectors.rsp import parse_rsp
     bb, name = info.block_bits // 8, _file_mode(args.mode, info.block_bits)
 
     def read(path):
-        return (parse_acvp(path, modes=(name,)) if acvp_algorithm(path)
-                else parse_rsp(path, bb, modes=(name,)))
+        if acvp_algorithm(path):
+            return parse_acvp(path, modes=(name,))
+        if name == "CTR":
+            raise fail(path, None, "not an ACVP vector set: --mode ctr runs NIST ACVP-AES-CTR "
+                                   "JSON (internalProjection.json, or prompt.json with its "
+                                   "expectedResults.json)")
+        return parse_rsp(path, bb, modes=(name,))
 
     def skip(r):
         if r.skip:
@@ -79,7 +91,8 @@ def run_mode_vectors(args, params) -> int:
         return None
 
     def check(acc, r):
-        mode = (Mode.OFB if name == "OFB" else Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
+        mode = {"OFB": Mode.OFB, "CTR": Mode.CTR}.get(
+            name, Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
         src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
         got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed).out
         return got == b"".join(want), f"{got.hex()} != {b''.join(want).hex()}"
@@ -108,9 +121,10 @@ def _cmac_vectors(args, params, info) -> int:
 
 
 def _xts_vectors(args, params, info) -> int:
-    """XTS vector files: each record one data unit (decrypt records on a core that also
-    decrypts)."""
+    """XTS vector files: each record one data unit, or (an ACVP 2.0 test's ``unit_bytes``)
+    several (decrypt records on a core that also decrypts)."""
     from ..hw.modes import Mode, modes_of
+    from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.xts import parse_xts
     if info.block_bits != 128:
         raise CipherfabError(f"xts needs a 128-bit block cipher; {params.cipher} has "
@@ -127,9 +141,12 @@ def _xts_vectors(args, params, info) -> int:
 
     def check(acc, r):
         src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
-        got = acc.run_xts(r.key, r.decrypt, r.tweak, src, seed=args.seed).out
+        got = acc.run_xts(r.key, r.decrypt, r.tweak, src, r.unit_bytes, seed=args.seed).out
         return got == want, f"{got.hex()} != {want.hex()}"
-    return _through_system(args, params, info, "XTS", parse_xts, skip, check, keys=2)
+
+    def read(path):
+        return parse_acvp(path, modes=("XTS",)) if acvp_algorithm(path) else parse_xts(path)
+    return _through_system(args, params, info, "XTS", read, skip, check, keys=2)
 
 
 def _ccm_vectors(args, params, info) -> int:
@@ -137,12 +154,15 @@ def _ccm_vectors(args, params, info) -> int:
     decrypted back; a verification record decrypted (the verdict compared, and a passing
     record's payload)."""
     from . import ccm
+    from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.ccm import parse_ccm
     if info.block_bits != 128:
         raise CipherfabError(f"ccm needs a 128-bit block cipher; {params.cipher} has "
                              f"{info.block_bits}-bit blocks")
 
     def skip(r):
+        if r.skip:                                # an ACVP test's reason
+            return r.skip
         if len(r.nonce) not in ccm.NONCE_BYTES:
             return "nonces outside CCM's 7 to 13 bytes"
         if len(r.tag) not in ccm.TAG_BYTES:
@@ -159,7 +179,10 @@ def _ccm_vectors(args, params, info) -> int:
         if got.authentic != r.valid:
             return False, f"verdict {got.authentic} != {r.valid}"
         return (not r.valid or got.out == r.payload), f"{got.out.hex()} != {(r.payload or b'').hex()}"
-    return _through_system(args, params, info, "CCM", parse_ccm, skip, check)
+
+    def read(path):
+        return parse_acvp(path, modes=("CCM",)) if acvp_algorithm(path) else parse_ccm(path)
+    return _through_system(args, params, info, "CCM", read, skip, check)
 
 
 def _through_system(args, params, info, title: str, read, skip, check, keys: int = 1) -> int:

@@ -31,18 +31,21 @@ def register(subparsers) -> None:
                           "latency, cycles per block, ... (the generated cores' .json sidecar format)")
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
-    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "cmac", "xts", "ccm"),
+    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "ctr", "cmac", "xts", "ccm"),
                    help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
                         "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
                         "and decrypted with a flipped tag bit; ofb, cfb: NIST CAVP OFB and CFB "
                         "(whole-block segments: CFB128 for AES) files through the system, each "
-                        "record one message; cmac: CMAC files (NIST CAVP CMACGen/CMACVer .rsp, "
-                        "cryptography-vectors' SP 800-38B examples, Wycheproof JSON), each "
-                        "record a tag made or checked; xts: XTS files (NIST CAVP XTSGenAES .rsp, "
-                        "Wycheproof JSON), each record one data unit (the key is K1 then K2); ccm: "
-                        "CCM files (NIST CAVP VADT, VNT, VPT, VTT, DVPT .rsp, Wycheproof JSON), "
-                        "each record encrypted and decrypted, or its tag checked")
+                        "record one message; ctr: NIST ACVP-AES-CTR JSON, each test one message "
+                        "from its initial counter block; cmac: CMAC files (NIST CAVP "
+                        "CMACGen/CMACVer .rsp, cryptography-vectors' SP 800-38B examples, "
+                        "Wycheproof JSON), each record a tag made or checked; xts: XTS files (NIST "
+                        "CAVP XTSGenAES .rsp, ACVP JSON, Wycheproof JSON), each record one data "
+                        "unit (ACVP 2.0: or several; the key is K1 then K2); ccm: CCM files (NIST "
+                        "CAVP VADT, VNT, VPT, VTT, DVPT .rsp, ACVP JSON, Wycheproof JSON), each "
+                        "record encrypted and decrypted, or its tag checked; OFB and CFB128 also "
+                        "as ACVP JSON")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--vectors", nargs="+", metavar="FILE",
                       help="vector files to run (NIST CAVP .rsp, ACVP JSON, AES submission, NESSIE, "
@@ -75,7 +78,7 @@ def run(args) -> int:
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
-    if args.mode in ("ofb", "cfb", "cmac", "xts", "ccm"):
+    if args.mode in ("ofb", "cfb", "ctr", "cmac", "xts", "ccm"):
         return _run_mode(args, core)
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
@@ -131,9 +134,10 @@ def _run_gcm(args, params) -> int:
 def _run_mode(args, params) -> int:
     if not args.vectors:
         files = {"ofb": "NIST CAVP OFB .rsp", "cfb": "NIST CAVP CFB128 .rsp",
+                 "ctr": "NIST ACVP-AES-CTR JSON",
                  "cmac": "CMAC: NIST CAVP .rsp, SP 800-38B examples, Wycheproof JSON",
-                 "xts": "NIST CAVP XTSGenAES .rsp, Wycheproof JSON",
-                 "ccm": "NIST CAVP VADT, VNT, VPT, VTT, DVPT .rsp, Wycheproof JSON"}[args.mode]
+                 "xts": "NIST CAVP XTSGenAES .rsp, ACVP JSON, Wycheproof JSON",
+                 "ccm": "NIST CAVP VADT, VNT, VPT, VTT, DVPT .rsp, ACVP JSON, Wycheproof JSON"}[args.mode]
         raise CipherfabError(f"--mode {args.mode} runs --vectors files ({files})")
     from . import hooks
     if not hooks.provided("mode_vectors"):

@@ -16,11 +16,11 @@ from ..errors import CipherfabError
 HOOKS = {
     "gcm_vectors": "fn(args, params) -> exit code: GCM vector files through the system "
                    "(sim --mode gcm; cipherfab.host.gcm_vectors.run_gcm_vectors)",
-    "mode_vectors": "fn(args, params) -> exit code: OFB, CFB and CMAC vector files through the "
-                    "system (sim --mode ofb|cfb|cmac; cipherfab.host.mode_vectors.run_mode_vectors)",
+    "mode_vectors": "fn(args, params) -> exit code: OFB, CFB, CTR, CMAC, XTS and CCM vector files through the "
+                    "system (sim --mode ofb|cfb|ctr|cmac|xts|ccm; cipherfab.host.mode_vectors.run_mode_vectors)",
     "gcm_checks": "a module with gcm_points(cipher, arch), key(params), state(params, entry, root) "
                   "and verify_one(params, root, seed, opt): the system's classes (GCM, CMAC, OFB, "
-                  "CFB) verify --all checks (cipherfab.host.verify_gcm)",
+                  "CFB, XTS, CCM) verify --all checks (cipherfab.host.verify_gcm)",
 }
 
 _provided: dict[str, object] = {}

@@ -1,24 +1,39 @@
 """NIST ACVP JSON test vectors (usnistgov/ACVP-Server, ``gen-val/json-files/<ALGO>/``) for AES,
 read into the records the existing runs take: ECB and CBC as :class:`~.records.VectorRecord`
-for the core (``sim --vectors``), OFB and CFB128 likewise for the system (``sim --mode
-ofb|cfb``), GCM as :class:`~.gcm_record.GcmRecord` (``sim --mode gcm``).
+for the core (``sim --vectors``), OFB, CFB128 and CTR likewise for the system (``sim --mode
+ofb|cfb|ctr``), GCM as :class:`~.gcm_record.GcmRecord` (``sim --mode gcm``), XTS as
+:class:`~.xts.XtsRecord` (``sim --mode xts``), CCM as :class:`~.ccm.CcmRecord` (``sim --mode
+ccm``).
 
 Layout: a vector set ``{"vsId", "algorithm": "ACVP-AES-GCM", "revision", "testGroups": [...]}``,
 or a JSON list whose element with ``testGroups`` is the vector set.  A group has ``tgId``,
-``testType`` (AFT, MCT), ``direction`` (encrypt, decrypt), ``keyLen`` and for GCM ``ivGen``,
-``ivLen``, ``payloadLen``, ``aadLen``, ``tagLen`` (bits); each of its ``tests`` a ``tcId`` and
-hex ``key``, ``iv``, ``pt``, ``ct`` (for GCM also ``aad``, ``tag``).
+``testType`` (AFT, MCT; CTR's counter tests CTR), ``direction`` (encrypt, decrypt),
+``keyLen`` and for GCM ``ivGen``, ``ivLen``, ``payloadLen``, ``aadLen``, ``tagLen`` (bits);
+each of its ``tests`` a ``tcId`` and hex ``key``, ``iv``, ``pt``, ``ct`` (for GCM also
+``aad``, ``tag``).  CTR (1.0): ``iv`` is the initial counter block, ``payloadLen`` (bits) is
+the test's; the group's ``incremental`` false counts down, ``ivGenMode`` internal lets the
+implementation make the counter.  XTS (1.0, 2.0): ``key`` is K1 then K2 (twice ``keyLen``),
+the group's ``tweakMode`` hex (a 16-byte ``tweakValue``) or number (``sequenceNumber``, the
+tweak its 16 little-endian bytes), ``payloadLen`` (the group's in 1.0, the test's in 2.0)
+and in 2.0 ``dataUnitLen``: a payload of several data units, their tweaks counting up.
+CCM (1.0): ``iv`` is the nonce, ``ct`` the ciphertext then the tag, the group's ``ivLen``,
+``payloadLen``, ``aadLen``, ``tagLen``.  Lengths are in bits; a value not whole bytes is
+hex of the bytes that hold it.
 
-Two forms.  ``internalProjection.json`` holds inputs and answers together; a GCM decrypt
-test whose ``testPassed`` is false has a tag that must be refused.  ``prompt.json`` holds the
-inputs and ``expectedResults.json``, in the same folder, the answers by tcId (``ct`` and
-``tag``, ``pt``, or ``testPassed`` false).  Name the prompt and both are read; an answers
-file named alone, or a prompt without its answers beside it, is refused.
+Two forms.  ``internalProjection.json`` holds inputs and answers together; a GCM or CCM
+decrypt test whose ``testPassed`` is false has a tag that must be refused.  ``prompt.json``
+holds the inputs and ``expectedResults.json``, in the same folder, the answers by tcId
+(``ct`` and ``tag``, ``pt``, an implementation-made ``iv``, or ``testPassed`` false).  Name
+the prompt and both are read; an answers file named alone, or a prompt without its answers
+beside it, is refused.
 
-Skipped with the reason, never passed: Monte-Carlo tests (MCT: not run from ACVP files) and
-GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to
-give).  CTR vector sets are refused: ``sim`` has no CTR vector run.  Anything else wrong is
-one line naming the file, the line of the tcId or tgId, and the problem.
+Skipped with the reason, never passed: Monte-Carlo tests (MCT: not run from ACVP files),
+GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to give),
+CTR counter tests (testType CTR) and CTR tests without a counter block, multi-block CTR
+payloads whose counter counts down, empty CTR payloads, payloads and lengths that are not
+whole bytes (the system takes bytes), XTS data units under 16 bytes and keys of two equal
+halves.  Anything else wrong is one line naming the file, the line of the tcId or tgId, and
+the problem.
 """
 
 from __future__ import annotations
@@ -28,20 +43,34 @@ import os
 import re
 from dataclasses import dataclass
 
+from .ccm import CcmRecord
 from .gcm_record import GcmRecord
 from .records import VectorRecord, fail, read_lines
+from .xts import XtsRecord
 
 __all__ = ["parse_acvp", "acvp_algorithm", "acvp_cipher_named", "ACVP_MODES"]
 
 #: the ACVP algorithms read, and the mode each one is
 ACVP_MODES = {"ACVP-AES-ECB": "ECB", "ACVP-AES-CBC": "CBC", "ACVP-AES-OFB": "OFB",
-              "ACVP-AES-CFB128": "CFB128", "ACVP-AES-GCM": "GCM"}
+              "ACVP-AES-CFB128": "CFB128", "ACVP-AES-CTR": "CTR", "ACVP-AES-GCM": "GCM",
+              "ACVP-AES-XTS": "XTS", "ACVP-AES-CCM": "CCM"}
 #: the command each mode's vector sets run with
 _RUN_WITH = {"ECB": "sim --vectors", "CBC": "sim --vectors", "OFB": "sim --mode ofb",
-             "CFB128": "sim --mode cfb", "GCM": "sim --mode gcm"}
+             "CFB128": "sim --mode cfb", "CTR": "sim --mode ctr", "GCM": "sim --mode gcm",
+             "XTS": "sim --mode xts", "CCM": "sim --mode ccm"}
 MCT_SKIP = "Monte-Carlo tests (MCT: not run from ACVP files)"
 INTERNAL_IV_SKIP = "GCM tests whose IV the implementation makes (ivGen internal: no IV to give)"
 BITS_SKIP = "GCM lengths that are not whole bytes (the system takes bytes)"
+PAYLOAD_BITS_SKIP = "payloads that are not whole bytes (the system takes bytes)"
+EMPTY_SKIP = "empty payloads (nothing to stream)"
+CTR_COUNTER_SKIP = "CTR counter tests (testType CTR: the implementation makes the counters)"
+CTR_NO_IV_SKIP = "CTR tests without a counter block (ivGenMode internal: no iv to give)"
+CTR_DOWN_SKIP = ("multi-block CTR payloads whose counter counts down (incremental false: the "
+                 "system counts up)")
+XTS_UNIT_BITS_SKIP = "XTS data units that are not whole bytes (the system takes bytes)"
+XTS_SHORT_SKIP = "XTS data units under 16 bytes"
+XTS_KEY_SKIP = "XTS keys whose two halves are equal (IEEE 1619-2018 5.1 refuses them)"
+CCM_BITS_SKIP = "CCM lengths that are not whole bytes (the system takes bytes)"
 _BLOCK = 16
 _HEX = re.compile(r"[0-9a-fA-F]*")
 _IDS = re.compile(r'"(tcId|tgId)"\s*:\s*(\d+)')
@@ -116,10 +145,21 @@ class _Test:
         path, line = self.origin.get(name, (self.path, self.line))
         return fail(path, line, f"tgId {self.tg}, tcId {self.tc}: {problem}")
 
+    def missing(self, name: str):
+        return self.bad(None, f"no {name}" + (" (in the prompt or its expectedResults.json)"
+                                              if self.paired else ""))
+
+    def number(self, name: str) -> int:
+        if name not in self.values:
+            raise self.missing(name)
+        v = self.values[name]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise self.bad(name, f"{name} is not a number: {str(v)[:40]!r}")
+        return v
+
     def hex(self, name: str, empty: bool = False) -> bytes:
         if name not in self.values:
-            raise self.bad(None, f"no {name}" + (" (in the prompt or its expectedResults.json)"
-                                                 if self.paired else ""))
+            raise self.missing(name)
         v = self.values[name]
         if not isinstance(v, str) or not _HEX.fullmatch(v):
             raise self.bad(name, f"{name} is not hex: {str(v)[:40]!r}")
@@ -194,12 +234,9 @@ def _mode(f: _File, modes) -> str:
     not run, is refused, naming the command that runs it."""
     alg = f.algorithm
     mode = ACVP_MODES.get(alg)
-    if alg == "ACVP-AES-CTR":
-        raise fail(f.path, None, "ACVP-AES-CTR vector sets are not run: sim has no CTR vector run "
-                                 "(ACVP ECB, CBC, OFB, CFB128 and GCM sets are)")
     if mode is None:
-        raise fail(f.path, None, f"{alg} is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128 "
-                                 f"and -GCM are)")
+        raise fail(f.path, None, f"{alg} is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128, "
+                                 f"-CTR, -GCM, -XTS and -CCM are)")
     if modes is not None and mode not in modes:
         raise fail(f.path, None, f"an {alg} vector set, not {' or '.join(modes)}: run it with "
                                  f"{_RUN_WITH[mode]}")
@@ -222,13 +259,16 @@ def _answered(g, t) -> bool:
 
 
 def _answers(f: _File) -> _File | None:
-    """The expectedResults.json beside a prompt; None when the answers are inline."""
+    """The expectedResults.json beside a prompt; None when the answers are inline (or no test
+    has one to give: CTR counter tests, whose counters the implementation makes)."""
     groups = f.vs["testGroups"]
     if all(isinstance(g, dict) and "direction" not in g and "testType" not in g for g in groups):
         raise fail(f.path, None, "an ACVP expectedResults file (answers only): name its "
                                  "prompt.json (this file beside it as expectedResults.json) or "
                                  "an internalProjection.json")
-    if any(_answered(g, t) for g in groups for t in _tests_of(g)):
+    asked = [(g, t) for g in groups if not (isinstance(g, dict) and g.get("testType") == "CTR")
+             for t in _tests_of(g)]
+    if not asked or any(_answered(g, t) for g, t in asked):
         return None
     beside = os.path.join(os.path.dirname(f.path), "expectedResults.json")
     if not os.path.isfile(beside):
@@ -333,9 +373,7 @@ def _gcm_record(t: _Test, g: _Group) -> GcmRecord:
             BITS_SKIP if any((g.bits(n) or 0) % 8 for n in set(_GCM_LENGTHS.values())) else None)
     if skip:
         return GcmRecord(key, b"", b"", None, b"", b"", skip=skip, **where)
-    refused = t.values.get("testPassed") is False and not encrypt
-    if "testPassed" in t.values and not isinstance(t.values["testPassed"], bool):
-        raise t.bad("testPassed", f"testPassed is not true or false: {t.values['testPassed']!r}")
+    refused = _refused(t) and not encrypt
     fields = {n: t.hex(n, empty=(n in ("aad", "pt", "ct"))) for n in ("iv", "aad", "ct", "tag")}
     fields["pt"] = None if refused else t.hex("pt", empty=True)
     for name, length in _GCM_LENGTHS.items():
@@ -347,11 +385,170 @@ def _gcm_record(t: _Test, g: _Group) -> GcmRecord:
                      **where)
 
 
+def _refused(t: _Test) -> bool:
+    """Whether the test's tag must be refused (``testPassed`` false)."""
+    passed = t.values.get("testPassed", True)
+    if not isinstance(passed, bool):
+        raise t.bad("testPassed", f"testPassed is not true or false: {passed!r}")
+    return not passed
+
+
+def _length(t: _Test, g: _Group, name: str) -> int | None:
+    """A length in bits the test gives, or else its group (None: neither)."""
+    return t.number(name) if name in t.values else g.bits(name)
+
+
+def _bit_data(t: _Test, name: str, bits: int | None) -> bytes:
+    """``name``'s bytes, as many as hold ``bits`` (None: any number, none included)."""
+    data = t.hex(name, empty=True)
+    if bits is not None and len(data) != -(-bits // 8):
+        raise t.bad(name, f"{name} is {len(data)} bytes, but {bits} bits take {-(-bits // 8)}")
+    return data
+
+
+def _payload(t: _Test, g: _Group) -> tuple[bytes, bytes, int]:
+    """A CTR or XTS test's pt, ct and payloadLen (the bytes' bits if no length is given)."""
+    bits = _length(t, g, "payloadLen")
+    pt, ct = _bit_data(t, "pt", bits), _bit_data(t, "ct", bits)
+    if len(pt) != len(ct):
+        raise t.bad("ct", f"pt is {len(pt)} bytes, ct {len(ct)}")
+    return pt, ct, 8 * len(pt) if bits is None else bits
+
+
+def _ctr_skip(t: _Test, g: _Group, data: bytes, bits: int) -> str | None:
+    if bits % 8:
+        return PAYLOAD_BITS_SKIP
+    if not data:
+        return EMPTY_SKIP
+    if "iv" not in t.values:
+        return CTR_NO_IV_SKIP
+    if g.raw.get("incremental") is False and len(data) > _BLOCK:
+        return CTR_DOWN_SKIP
+    return None
+
+
+def _ctr_record(t: _Test, g: _Group) -> VectorRecord:
+    """A CTR test: one message from its initial counter block (+1 a block, modulo 2^128, as
+    ACVP's counter and the system's count); a test the system cannot run carries the reason."""
+    common = dict(mode="CTR", decrypt=g.direction == "decrypt", key=_key(t, g), file=t.path,
+                  line=t.line, count=t.tc, section=f"tgId {g.tg} {g.direction}", format="acvp",
+                  cipher_named="AES")
+    if g.test_type not in ("AFT", "CTR"):
+        raise g.bad(f"testType {g.test_type!r} (CTR groups are AFT or CTR)")
+    skip = CTR_COUNTER_SKIP if g.test_type == "CTR" else None
+    pt, ct, bits = (b"", b"", 0) if skip else _payload(t, g)
+    skip = skip or _ctr_skip(t, g, pt, bits)
+    iv = None if skip else t.hex("iv")
+    if iv is not None and len(iv) != _BLOCK:
+        raise t.bad("iv", f"iv is {len(iv)} bytes, not one {_BLOCK}-byte counter block")
+    cut = lambda data: [data[i:i + _BLOCK] for i in range(0, len(data), _BLOCK)]
+    return VectorRecord(kind="mmt" if len(pt) > _BLOCK else "kat", iv=iv, plaintext=cut(pt),
+                        ciphertext=cut(ct), skip=skip, **common)
+
+
+def _xts_key(t: _Test, g: _Group) -> bytes:
+    key, bits = t.hex("key"), g.bits("keyLen")
+    if len(key) not in (32, 64):
+        raise t.bad("key", f"key is {len(key)} bytes; an XTS-AES key is two AES keys, 32 or 64")
+    if bits is not None and 4 * len(key) != bits:
+        raise t.bad("key", f"key has {8 * len(key)} bits, not two of its group's keyLen {bits}")
+    return key
+
+
+def _xts_tweak(t: _Test, g: _Group) -> bytes:
+    mode = g.raw.get("tweakMode")
+    if mode == "hex":
+        tweak = t.hex("tweakValue")
+        if len(tweak) != 16:
+            raise t.bad("tweakValue", f"tweakValue is {len(tweak)} bytes, not 16")
+        return tweak
+    if mode != "number":
+        raise g.bad(f"tweakMode {mode!r} (expected hex or number)")
+    number = t.number("sequenceNumber")
+    if number >= 1 << 128:
+        raise t.bad("sequenceNumber", "sequenceNumber is over 128 bits")
+    return number.to_bytes(16, "little")
+
+
+def _xts_skip(key: bytes, bits: int, unit: int) -> str | None:
+    if bits % 8:
+        return PAYLOAD_BITS_SKIP
+    if unit % 8:
+        return XTS_UNIT_BITS_SKIP
+    if unit < 128 or (bits % unit or unit) < 128:
+        return XTS_SHORT_SKIP
+    return XTS_KEY_SKIP if key[:len(key) // 2] == key[len(key) // 2:] else None
+
+
+def _xts_record(t: _Test, g: _Group) -> XtsRecord:
+    """An XTS test: its payload one data unit, or (2.0's ``dataUnitLen`` under
+    ``payloadLen``) several, each next unit's tweak the last one's plus 1 as a little-endian
+    number (ACVP's XtsBlockCipher and the system's run_xts alike); one the system cannot run
+    carries the reason."""
+    if g.test_type != "AFT":
+        raise g.bad(f"testType {g.test_type!r} (XTS groups are AFT)")
+    decrypt, key, tweak = g.direction == "decrypt", _xts_key(t, g), _xts_tweak(t, g)
+    pt, ct, bits = _payload(t, g)
+    unit = _length(t, g, "dataUnitLen")
+    unit = bits if unit is None or unit >= bits else unit
+    return XtsRecord(key=key, tweak=tweak, plaintext=pt, ciphertext=ct, decrypt=decrypt,
+                         file=t.path, line=t.line, label=f"tgId {g.tg} {g.direction}, tcId {t.tc}",
+                         skip=_xts_skip(key, bits, unit),
+                         unit_bytes=None if unit == bits else unit // 8)
+
+
+_CCM_LENGTHS = ("ivLen", "payloadLen", "aadLen", "tagLen")
+
+
+def _ccm_fields(t: _Test, g: _Group, decrypt: bool) -> dict:
+    """A CCM test's nonce, AAD, payload (None: its tag must be refused), ciphertext and tag
+    (``ct`` cut by the group's tagLen), each checked against its group's length."""
+    tag_bits, bits = g.bits("tagLen"), g.bits("payloadLen")
+    if tag_bits is None:
+        raise g.bad("no tagLen (it cuts the tag from ct)")
+    f = {"iv": t.hex("iv"), "aad": t.hex("aad", empty=True)}
+    ct, cut = t.hex("ct", empty=True), tag_bits // 8
+    if bits is not None and len(ct) != (bits + tag_bits) // 8:
+        raise t.bad("ct", f"ct is {len(ct)} bytes; its group's payloadLen {bits} and tagLen "
+                          f"{tag_bits} (bits) take {(bits + tag_bits) // 8}")
+    if len(ct) < cut:
+        raise t.bad("ct", f"ct is {len(ct)} bytes, under its group's tagLen of {tag_bits} bits")
+    f["ct"], f["tag"] = ct[:len(ct) - cut], ct[len(ct) - cut:]
+    for name, length in (("iv", "ivLen"), ("aad", "aadLen")):
+        have, given = 8 * len(f[name]), g.bits(length)
+        if given is not None and have != given:
+            raise t.bad(name, f"{name} has {have} bits, its group's {length} is {given}")
+    f["pt"] = None if decrypt and _refused(t) else t.hex("pt", empty=True)
+    if f["pt"] is not None and len(f["pt"]) != len(f["ct"]):
+        raise t.bad("pt", f"pt is {len(f['pt'])} bytes, the ciphertext in ct {len(f['ct'])}")
+    return f
+
+
+def _ccm_record(t: _Test, g: _Group) -> CcmRecord:
+    """A CCM test: encrypt (ciphertext and tag compared, then decrypted back) or decrypt (the
+    verdict, and a passing test's payload); bit lengths carry their skip reason."""
+    if g.test_type != "AFT":
+        raise g.bad(f"testType {g.test_type!r} (CCM groups are AFT)")
+    decrypt, key = g.direction == "decrypt", _key(t, g)
+    where = dict(file=t.path, line=t.line, label=f"tgId {g.tg} {g.direction}, tcId {t.tc}")
+    if any((g.bits(n) or 0) % 8 for n in _CCM_LENGTHS):
+        return CcmRecord(key, b"", b"", None, b"", b"", decrypt, False, skip=CCM_BITS_SKIP,
+                         **where)
+    f = _ccm_fields(t, g, decrypt)
+    return CcmRecord(key, f["iv"], f["aad"], f["pt"], f["ct"], f["tag"], verify=decrypt,
+                         valid=f["pt"] is not None, **where)
+
+
+#: the record each mode's tests become (the others: _block_record)
+_RECORDS = {"CTR": _ctr_record, "GCM": _gcm_record, "XTS": _xts_record, "CCM": _ccm_record}
+
+
 def parse_acvp(path, modes=None) -> list:
     """Every test of an ACVP vector set (an internalProjection, or a prompt with its
-    expectedResults.json beside it), in file order: :class:`VectorRecord` for ECB, CBC, OFB
-    and CFB128, :class:`GcmRecord` for GCM.  ``modes``: the modes the caller runs
-    (``("ECB", "CBC")`` for a core, ``("OFB",)``, ``("GCM",)``); a set of another is refused,
+    expectedResults.json beside it), in file order: :class:`VectorRecord` for ECB, CBC, OFB,
+    CFB128 and CTR, :class:`GcmRecord` for GCM, :class:`~.xts.XtsRecord` for XTS,
+    :class:`~.ccm.CcmRecord` for CCM.  ``modes``: the modes the caller runs (``("ECB", "CBC")``
+    for a core, ``("OFB",)``, ``("GCM",)``, ``("XTS",)``); a set of another is refused,
     naming the command that runs it."""
     f = _read(path)
     mode = _mode(f, modes)
@@ -360,7 +557,8 @@ def parse_acvp(path, modes=None) -> list:
     records = []
     for g in _groups(f):
         for t in _tests(f, g, ans, index):
-            records.append(_gcm_record(t, g) if mode == "GCM" else _block_record(t, g, mode))
+            build = _RECORDS.get(mode)
+            records.append(build(t, g) if build else _block_record(t, g, mode))
     if not records:
         raise fail(path, None, "no tests in its test groups")
     return records

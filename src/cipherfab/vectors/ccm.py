@@ -35,6 +35,7 @@ class CcmRecord(Located):
     file: str
     line: int
     label: str
+    skip: str | None = None   # why the record is not run (an ACVP test's); None: it is
 
 
 _LENGTH = re.compile(r"(Alen|Plen|Nlen|Tlen)\s*=\s*(\d+)", re.I)

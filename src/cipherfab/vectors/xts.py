@@ -31,6 +31,7 @@ class XtsRecord(Located):
     line: int
     label: str
     skip: str | None = None   # why the record is not run; None: it is
+    unit_bytes: int | None = None   # a payload of data units of this many bytes (None: one)
 
 
 def parse_xts(path) -> list[XtsRecord]:
