@@ -13,15 +13,16 @@ separate read and write counters); here each FIFO holds ``depth`` blocks (defaul
 with the block's sideband (last flag, byte count) in block RAM.  The input FIFO's blocks go
 through one register stage before the engine (once, a block RAM's clock-to-output fed a
 core's first round directly: a third of the default system's Fmax on ECP5), the
-engine's results through one before the output FIFO.  Around a core that takes a block
-every clock the FIFOs are :class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` s (read
-through the RAM's output register and a four-block queue in flip-flops) and both stages
+engine's results through one before the output FIFO; both are
 :class:`~cipherfab.hw.stream_register.SkidRegister` s, whose ``ready`` is a flip-flop too,
 so no handshake path runs from a FIFO's level through the engine into the other FIFO (at
-the pipelined cores' clock that path was seven LUTs long).  Around slower cores, which
-never reach that clock, they are Amaranth's ``SyncFIFOBuffered`` and plain
-:class:`~cipherfab.hw.stream_register.StreamRegister` s (:func:`~cipherfab.hw.block_ram_fifo.stream_fifo`;
-measured: about 1,500 LUT4 and 2,300 flip-flops fewer around the iterative core).  With GCM
+the pipelined cores' clock that path was seven LUTs long; around the interleaved core,
+plain registers there cost 10-15% of its Fmax).  Around a core that takes a block every
+clock the FIFOs are :class:`~cipherfab.hw.block_ram_fifo.BlockRamFIFO` s (read through the
+RAM's output register and a four-block queue in flip-flops); around slower cores, which
+never reach that clock, Amaranth's ``SyncFIFOBuffered``
+(:func:`~cipherfab.hw.block_ram_fifo.stream_fifo`: about 2,000 flip-flops fewer around the
+iterative core).  With GCM
 around a core that takes a block every clock (where the engine also registers the core's
 input), two more skid registers stand between the GCM layer and the engine, one each
 way, so the layer's steering (its phase, the E_K(J0) block) and the engine's handshakes
@@ -51,7 +52,7 @@ from amaranth.lib.wiring import In, Out
 from ..stream.axis import AxisToBlocks, BlocksToAxis, axis_layout, check_widths, side_layout
 from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
 from ..block_ram_fifo import stream_fifo
-from ..stream_register import SkidRegister, StreamRegister
+from ..stream_register import SkidRegister
 from ..info import info_of
 from ..modes import UNIT_BITS, Mode, ModeEngine
 
@@ -115,14 +116,14 @@ class Accelerator(wiring.Component):
         side_bits = side_layout(b).size
         m.submodules.axis_in = axis_in = AxisToBlocks(self.width, b)
         m.submodules.axis_out = axis_out = BlocksToAxis(self.width, b)
-        fast = self.info.cycles_per_block == 1       # a block a clock: every handshake registered
-        register = SkidRegister if fast else StreamRegister
+        fast = self.info.cycles_per_block == 1       # a block a clock: reads through a queue
         m.submodules.fifo_in = fifo_in = stream_fifo(b + side_bits, self.depth, fast)
         m.submodules.fifo_out = fifo_out = stream_fifo(b + side_bits, self.depth, fast)
-        # the input FIFO's blocks: registered (a block RAM's read never meets the core's
-        # first round) before the engine; the engine's results before the output FIFO
-        m.submodules.fifo_in_reg = fifo_in_reg = register(b + side_bits)
-        m.submodules.fifo_out_reg = fifo_out_reg = register(b + side_bits)
+        # the input FIFO's blocks: registered (ready too: a block RAM's read and a FIFO's
+        # level never meet the engine's decisions) before the engine; the engine's results
+        # likewise before the output FIFO
+        m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
+        m.submodules.fifo_out_reg = fifo_out_reg = SkidRegister(b + side_bits)
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
                                                   gcm=self.ghash is not None)
         style, digit = self.ghash or (None, None)
