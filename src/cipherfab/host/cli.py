@@ -598,8 +598,9 @@ def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None,
           f"({100 * r.system_mbps / r.core_mbps:.1f}% of the core)")
     if units is not None:
         print(f"where the time went: input link not delivered {r.in_link_wait} cycles, output link "
-              f"not taking {r.out_link_wait}; the tweaks' ECB run under K2, the key change, and "
-              f"each data unit started by its own register writes (IV, CTRL) and waited for (STATUS)")
+              f"not taking {r.out_link_wait}; the tweaks' ECB run under K2, the key change, a "
+              f"tweak block ahead of each data unit, and a message of its own for a unit that "
+              f"steals ciphertext")
         return
     print(f"where the time went: input link not delivered {r.in_link_wait} cycles, output link "
           f"not taking {r.out_link_wait}, core starved (input FIFO empty) {r.counters['starved']}, "
