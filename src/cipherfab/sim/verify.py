@@ -234,15 +234,15 @@ def recorded_states(points, book: ledger.Ledger, root: Path, tools: bool = True)
 
 
 def _gcm_line(book: ledger.Ledger, root: Path) -> str:
-    """The README's line on the system's classes (GCM, CMAC, OFB, CFB, XTS) (none when the host layer is not loaded), from the
+    """The README's line on the system's classes (GCM, CMAC, OFB, CFB, XTS, CCM) (none when the host layer is not loaded), from the
     ledger alone (:func:`cipherfab.host.verify_gcm.recorded_state`: no system generated)."""
     if not hooks.provided("gcm_checks"):
         return ""
     states = _gcm_states(_gcm().gcm_points(), book, root, recorded=True)
     fresh = sum(s == "fresh" for s in states.values())
     return (f"The accelerator system's modes: {fresh} of {len(states)} core classes passed and "
-            f"fresh (128-bit classes: the CAVP GCM file, random GCM, CMAC, OFB and CFB messages, "
-            f"random XTS data units where the core has a key port; "
+            f"fresh (128-bit classes: the CAVP GCM file, random GCM, CMAC, OFB, CFB and CCM "
+            f"messages, random XTS data units where the core has a key port; "
             f"64-bit TDES classes: random OFB and CFB messages; see the summary).")
 
 
