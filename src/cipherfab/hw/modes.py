@@ -262,16 +262,24 @@ class ModeEngine(wiring.Component):
         for md in (md for md in self.modes if md.feedback):
             with m.If(mode == md):
                 m.d.comb += feedback.eq(1)
-        m.d.sync += [allowed.eq(supported & ~self.started & ~load),
+        allowed_next = supported & ~self.started & ~load
+        m.d.sync += [allowed.eq(allowed_next),
                      fits.eq((next_in_flight < self.depth) & (~feedback | (next_in_flight == 0)))]
-        may_enter = allowed & fits & have_key & ~self.start
-        # XTS with the tweaks on the stream: a tweak block takes no core slot, it loads chain
-        take_tweak = tweak_next & allowed & ~self.start
-        ready = Mux(tweak_next, take_tweak, port.ready & may_enter)
+        # XTS with the tweaks on the stream: a tweak block takes no core slot, it loads chain.
+        # Whether the next block is a tweak is known a clock ahead too (``tweak_next``'s next
+        # value), so "a block may enter" and "a tweak may be taken" are flip-flops as well
+        if units is None:
+            block_ok, tweak_ok = allowed, Const(0)
+        else:
+            block_ok, tweak_ok = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal()
+            m.d.sync += [block_ok.eq(allowed_next & ~units.tweak_d), tweak_ok.eq(allowed_next & units.tweak_d)]
+        may_enter = block_ok & fits & have_key & ~self.start
+        take_tweak = tweak_ok & ~self.start
+        ready = take_tweak | (port.ready & may_enter)
         m.d.comb += [
             self.active_mode.eq(mode), self.accepting.eq(ready),
             block.eq(x),
-            port.valid.eq(self.data_in.valid & may_enter & ~tweak_next),
+            port.valid.eq(self.data_in.valid & may_enter),
             self.data_in.ready.eq(ready),
             operand.w_data.eq(Cat(pushed, Value.cast(self.data_in.payload.side)) if side else pushed),
             operand.w_en.eq(accepted),
@@ -288,12 +296,15 @@ class ModeEngine(wiring.Component):
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
                 with m.If(units.streams):          # the unit's last block: a tweak comes next
-                    m.d.sync += [units.left.eq(units.left - 1), tweak_next.eq(units.left == 1)]
+                    m.d.sync += units.left.eq(units.left - 1)
+                    m.d.comb += units.tweak_d.eq(units.left == 1)
             with m.If(counts):
                 m.d.sync += [lo.eq(lo + 1), lo_full.eq(lo == (1 << lo_bits) - 2)]
         if units is not None:
             with m.If(self.data_in.valid & take_tweak):
-                m.d.sync += [chain.eq(given), units.left.eq(units.length), tweak_next.eq(0)]
+                m.d.sync += [chain.eq(given), units.left.eq(units.length)]
+                m.d.comb += units.tweak_d.eq(0)
+            m.d.sync += tweak_next.eq(units.tweak_d)
         if n > lo_bits:
             hi, hi_next = counter[lo_bits:], Signal(n - lo_bits)
             m.d.sync += hi_next.eq(hi + 1)
@@ -323,14 +334,16 @@ class ModeEngine(wiring.Component):
         tweak, a flip-flop; the unit registers, or None where the engine runs no XTS.)"""
         if not any(md.xts for md in self.modes):
             return Const(0), None
-        units = _Units(length=Signal(UNIT_BITS), left=Signal(UNIT_BITS), streams=Signal())
+        units = _Units(length=Signal(UNIT_BITS), left=Signal(UNIT_BITS), streams=Signal(),
+                       tweak_d=Signal())
         unit_in, tweak_next = Signal(UNIT_BITS), Signal()
         xts_in = (mode_in == Mode.XTS_ENCRYPT) | (mode_in == Mode.XTS_DECRYPT)
         m.d.sync += unit_in.eq(self.unit_blocks)
+        m.d.comb += units.tweak_d.eq(tweak_next)          # tweak_next's next value: kept
         with m.If(load):
             m.d.sync += [units.length.eq(unit_in), units.left.eq(0),
-                         units.streams.eq(xts_in & (unit_in != 0)),
-                         tweak_next.eq(xts_in & (unit_in != 0))]
+                         units.streams.eq(xts_in & (unit_in != 0))]
+            m.d.comb += units.tweak_d.eq(xts_in & (unit_in != 0))
         return tweak_next, units
 
     def _keys(self, m, core, idle, block_key):
@@ -354,6 +367,7 @@ class _Units:
     length: Signal            # blocks a data unit
     left: Signal              # blocks left in the unit under way
     streams: Signal           # this message's tweaks come on the stream
+    tweak_d: Signal           # tweak_next's next value (comb)
 
 
 def _parts(info, payload):
