@@ -42,6 +42,17 @@ def cut_root(tmp_path_factory):
     return root
 
 
+def accepting_every_tag(real):
+    """``real`` (a GCM, CMAC or CCM run), with every tag it refused reported as accepted: a
+    broken system for the class check to catch."""
+    def run(*a, **k):
+        r = real(*a, **k)
+        if r.authentic is False:
+            r.authentic = True
+        return r
+    return run
+
+
 def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     p = resolve("aes", "column")
     good = verify_gcm.verify(p, cut_root, messages=12)
@@ -82,13 +93,7 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
 
     from cipherfab.host import driver
     real = driver.Accelerator.run_gcm
-
-    def accepts_every_tag(self, *a, **k):
-        r = real(self, *a, **k)
-        if r.authentic is False:
-            r.authentic = True
-        return r
-    monkeypatch.setattr(driver.Accelerator, "run_gcm", accepts_every_tag)
+    monkeypatch.setattr(driver.Accelerator, "run_gcm", accepting_every_tag(real))
     bad = verify_gcm.verify(p, cut_root, messages=6)
     assert not bad["ok"] and bad["entry"]["verdict"] == "fail"
     assert "a tag with one bit flipped was accepted" in bad["line"]
@@ -106,13 +111,7 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     # a CMAC that accepts every tag: the CMAC part of the check fails
     monkeypatch.setattr(driver.Accelerator, "run", real_run)
     real_cmac = driver.Accelerator.run_cmac
-
-    def accepts_every_mac(self, *a, **k):
-        r = real_cmac(self, *a, **k)
-        if r.authentic is False:
-            r.authentic = True
-        return r
-    monkeypatch.setattr(driver.Accelerator, "run_cmac", accepts_every_mac)
+    monkeypatch.setattr(driver.Accelerator, "run_cmac", accepting_every_tag(real_cmac))
     bad = verify_gcm.verify(p, cut_root, messages=4)
     assert not bad["ok"] and "CMAC random 0 passed, 1 failed" in bad["line"]
     assert "random CMAC message 0 (" in bad["line"] and "a forged message was accepted" in bad["line"]
@@ -129,14 +128,7 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     # a CCM whose verdict is always "authentic": the CCM part of the check fails
     monkeypatch.setattr(driver.Accelerator, "run_xts", real_xts)
     from cipherfab.host import ccm
-    real_ccm = ccm.run
-
-    def accepts_every_ccm_tag(*a, **k):
-        r = real_ccm(*a, **k)
-        if r.authentic is False:
-            r.authentic = True
-        return r
-    monkeypatch.setattr(ccm, "run", accepts_every_ccm_tag)
+    monkeypatch.setattr(ccm, "run", accepting_every_tag(ccm.run))
     bad = verify_gcm.verify(p, cut_root, messages=4)
     assert not bad["ok"] and "CCM random 0 passed, 1 failed" in bad["line"]
     assert "random CCM message 0 (7-byte nonce" in bad["line"] and "a forged message was accepted" in bad["line"]

@@ -122,10 +122,8 @@ def run(acc, key: bytes, decrypt: bool, nonce: bytes, aad: bytes, data: bytes,
     import hmac
     from dataclasses import replace
     from ..hw.modes import Mode
-    info = acc.info
-    if info.block_bits != BLOCK * 8:
-        raise CipherfabError(f"ccm needs a 128-bit block cipher; {acc.params.cipher} has "
-                             f"{info.block_bits}-bit blocks")
+    from .mode_reference import check_wide_core
+    check_wide_core("ccm", acc.params.cipher, acc.info)
     check(len(nonce), tag_bytes, len(aad), len(data))
     if decrypt and (tag is None or len(tag) != tag_bytes):
         raise CipherfabError(f"decrypting needs the received tag, {tag_bytes} bytes")

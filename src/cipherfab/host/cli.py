@@ -39,7 +39,8 @@ from ..registry import add_core_arguments, get_cipher, params_from_args
 from . import ccm
 from .gcm_reference import gcm_reference
 from .driver import XTS_UNIT_MAX, xts_units
-from .mode_reference import reference, xts_reference, xts_unit_tweaks  # noqa: F401 - used by tests too
+from .mode_reference import (check_two_key_core, check_wide_core, reference,  # noqa: F401 - tests too
+                             xts_reference, xts_unit_tweaks)
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
 MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm", "ccm", "xts")
@@ -191,12 +192,6 @@ def _check_gcm_options(args) -> None:
                              f"{XTS_UNIT_MAX} bytes (2^20 blocks)")
 
 
-def _check_gcm_core(params, info, mode: str = "gcm") -> None:
-    if info.block_bits != 128:
-        raise CipherfabError(f"{mode} needs a 128-bit block cipher; {params.cipher} has "
-                             f"{info.block_bits}-bit blocks")
-
-
 def _check_direction(args, params, info) -> None:
     """Refuse a core that cannot run the mode's direction, saying what would."""
     need = _direction_needed(args)
@@ -253,9 +248,7 @@ def _key(text: str, params, info, keys: int = 1) -> bytes:
 def _xts_key(text: str, problem: str | None, params, info) -> bytes:
     """XTS's key: K1 then K2, each of the core's key size (a key-specific core has none)."""
     bits = info.key_bits
-    if info.key_interface == "none":
-        raise CipherfabError(f"xts needs a core with a key port (two keys): {params.top} is built "
-                             f"for one key")
+    check_two_key_core(params.top, info)
     if problem:
         raise CipherfabError(f"--key {text!r}: {problem}; an XTS key is two {bits}-bit keys, "
                              f"{bits // 2} hex digits")
@@ -436,7 +429,7 @@ def run(args) -> int:
         width, depth = system_shape(params, args.width, args.depth, ("--width", "--depth"))
         _check_direction(args, params, info)
         if args.mode in ("gcm", "ccm", "xts"):
-            _check_gcm_core(params, info, args.mode)
+            check_wide_core(args.mode, params.cipher, info)
         key = _key(key_hex, params, info, 2 if args.mode == "xts" else 1)
         iv = _iv(args, params, info)
         entropy = _entropy(args.seed_hex, params, info)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import CipherfabError
 from ..registry import get_cipher
 
 
@@ -96,6 +97,20 @@ def cmac_model(encrypt, bb: int, data: bytes) -> bytes:
 
 #: XTS's blocks are 128 bits (IEEE 1619)
 XTS_BLOCK = 16
+
+
+def check_wide_core(mode: str, cipher: str, info) -> None:
+    """GCM, CCM and XTS are modes of 128-bit block ciphers: another block size is one line."""
+    if info.block_bits != 128:
+        raise CipherfabError(f"{mode} needs a 128-bit block cipher; {cipher} has "
+                             f"{info.block_bits}-bit blocks")
+
+
+def check_two_key_core(top: str, info) -> None:
+    """XTS takes two keys: a core built for one key (no key port) is one line."""
+    if info.key_interface == "none":
+        raise CipherfabError(f"xts needs a core with a key port (two keys): {top} is built for "
+                             f"one key")
 
 
 def xts_alpha(t: bytes) -> bytes:

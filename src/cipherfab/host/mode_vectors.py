@@ -126,11 +126,9 @@ def _xts_vectors(args, params, info) -> int:
     from ..hw.modes import Mode, modes_of
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.xts import parse_xts
-    if info.block_bits != 128:
-        raise CipherfabError(f"xts needs a 128-bit block cipher; {params.cipher} has "
-                             f"{info.block_bits}-bit blocks")
-    if Mode.XTS_ENCRYPT not in modes_of(info):
-        raise CipherfabError(f"xts needs a core with a key port: {params.top} is built for one key")
+    from .mode_reference import check_two_key_core, check_wide_core
+    check_wide_core("xts", params.cipher, info)
+    check_two_key_core(params.top, info)
 
     def skip(r):
         if r.skip:
@@ -156,9 +154,8 @@ def _ccm_vectors(args, params, info) -> int:
     from . import ccm
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.ccm import parse_ccm
-    if info.block_bits != 128:
-        raise CipherfabError(f"ccm needs a 128-bit block cipher; {params.cipher} has "
-                             f"{info.block_bits}-bit blocks")
+    from .mode_reference import check_wide_core
+    check_wide_core("ccm", params.cipher, info)
 
     def skip(r):
         if r.skip:                                # an ACVP test's reason
