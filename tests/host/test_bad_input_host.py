@@ -124,7 +124,16 @@ CASES = [
     # link, mode, cipher, core
     (encrypt("--link", "modem"), "unknown link 'modem'; one of pilchard-uncached"),
     (encrypt("--link", ""), "unknown link ''"),
-    (encrypt(mode="cfb8"), "argument --mode: invalid choice: 'cfb8'"),
+    (encrypt(mode="cfb2"), "argument --mode: invalid choice: 'cfb2'"),
+    # CFB8 and CFB1: an IV of a block, some input, the encrypting core
+    (encrypt(iv=None, mode="cfb8"), "--iv HEX is required for cfb8: the IV, one 128-bit block"),
+    (decrypt(iv=IV[:30], mode="cfb1"), "the IV is one 128-bit aes block, 32 hex digits"),
+    (encrypt(src="{empty}", mode="cfb1"), "--in {empty}: the file is empty, nothing to encrypt"),
+    (decrypt(src="{empty}", mode="cfb8"), "--in {empty}: the file is empty, nothing to decrypt"),
+    (decrypt("--direction", "decrypt", mode="cfb8"), "only decrypts: cfb8 decryption needs --direction encrypt"),
+    (encrypt("--direction", "decrypt", mode="cfb1"), "only decrypts: cfb1 encryption needs --direction encrypt"),
+    (encrypt("--tag-bits", "96", mode="cfb8"), "--tag-bits applies to --mode gcm or ccm, not cfb8"),
+    (encrypt("--data-unit", "3", mode="cfb1"), "--data-unit applies to --mode xts, not cfb1"),
     (encrypt(cipher=None), "give the cipher: CIPHER or --cipher CIPHER"),
     (encrypt("--cipher", "tdes"), "two ciphers given: aes and --cipher tdes"),
     (encrypt(cipher="rot13"), "unknown cipher 'rot13'"),

@@ -31,11 +31,11 @@ def test_cbc_file_there_and_back(tmp_path):
     assert dec.read_bytes() == src.read_bytes()
 
 
-@pytest.mark.parametrize("mode", ["ofb", "cfb"])
+@pytest.mark.parametrize("mode", ["ofb", "cfb", "cfb8"])
 def test_ofb_and_cfb_files_of_any_length_equal_cryptography(tmp_path, capsys, mode):
-    """OFB and CFB (CFB128) through the system, a message that ends in a partial block:
+    """OFB, CFB (CFB128) and CFB8 through the system, a message that ends in a partial block:
     the file equals cryptography's, and decrypting (the encrypting core) gives it back."""
-    from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
+    from cryptography.hazmat.decrepit.ciphers.modes import CFB, CFB8, OFB
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
     from cipherfab.cli import main
     src, enc, dec = tmp_path / "a.bin", tmp_path / f"a.{mode}", tmp_path / "a.out"
@@ -43,13 +43,42 @@ def test_ofb_and_cfb_files_of_any_length_equal_cryptography(tmp_path, capsys, mo
     core = CORE                                   # the system test_cbc_file_there_and_back compiles
     assert main(["encrypt", *core, "--key", K, "--iv", IV, "--mode", mode, "--in", str(src),
                  "--out", str(enc), "--quiet"]) == 0
-    lib = {"ofb": OFB, "cfb": CFB}[mode](bytes.fromhex(IV))
+    lib = {"ofb": OFB, "cfb": CFB, "cfb8": CFB8}[mode](bytes.fromhex(IV))
     want = Cipher(algorithms.AES(bytes.fromhex(K)), lib).encryptor().update(src.read_bytes())
     assert enc.read_bytes() == want                            # 516 bytes: no padding
     assert main(["decrypt", *core, "--key", K, "--iv", IV, "--mode", mode, "--in", str(enc),
                  "--out", str(dec), "--quiet"]) == 0
     assert dec.read_bytes() == src.read_bytes()
     assert "checked against the reference" in capsys.readouterr().out
+
+
+def test_cfb1_file_bit_by_bit_and_a_wrong_result_refused(tmp_path, capsys, monkeypatch):
+    """CFB1 over a file's bits (most significant first): SP 800-38A over cryptography's AES
+    block (cryptography has no CFB1; the construction is checked against NIST's CFB1 files in
+    tests/host/test_mode_reference.py), back again by decrypting; a system whose output has
+    one bit changed is refused, exit 1, no file."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cipherfab.cli import main
+    from cipherfab.host.driver import Accelerator
+    from cipherfab.host.mode_reference import cfb_segment_model
+    src, enc, dec = tmp_path / "a.bin", tmp_path / "a.cfb1", tmp_path / "a.out"
+    src.write_bytes(b"CFB1, a bit at a time: " + bytes(range(20)))
+    args = [*CORE, "--key", K, "--iv", IV, "--mode", "cfb1", "--quiet"]
+    assert main(["encrypt", *args, "--in", str(src), "--out", str(enc)]) == 0
+    ecb = Cipher(algorithms.AES(bytes.fromhex(K)), modes.ECB()).encryptor()
+    assert enc.read_bytes() == cfb_segment_model(ecb.update, 1, bytes.fromhex(IV), src.read_bytes(), False)
+    assert main(["decrypt", *args, "--in", str(enc), "--out", str(dec)]) == 0
+    assert dec.read_bytes() == src.read_bytes()
+    real = Accelerator.run
+
+    def one_bit_off(self, *a, **k):
+        r = real(self, *a, **k)
+        r.out = bytes([r.out[0] ^ 0x10]) + r.out[1:]
+        return r
+    monkeypatch.setattr(Accelerator, "run", one_bit_off)
+    out = tmp_path / "b.cfb1"
+    assert main(["encrypt", *args, "--in", str(src), "--out", str(out)]) == 1
+    assert "differs from the reference model" in capsys.readouterr().err and not out.exists()
 
 
 def test_ccm_there_and_back_and_a_tamper_refused_with_no_output(tmp_path, capsys):
@@ -120,7 +149,7 @@ def encrypted(tmp_path_factory):
     (["--iv", "0011"], "--iv '0011': 4 hex digits; the IV is one 128-bit aes block"),
     (["--link", "modem"], "unknown link 'modem'"),
     (["--in", "missing.bin"], "--in missing.bin: no such file"),
-    (["--mode", "cfb8"], "invalid choice: 'cfb8'"),
+    (["--mode", "cfb4"], "invalid choice: 'cfb4'"),
     (["--fmax", "-5"], "argument --fmax: must lie in 0.001 to 10000 MHz, got -5"),
     (["--key", K[:-2] + "ff"], "wrong padding after decryption"),
 ])

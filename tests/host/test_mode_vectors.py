@@ -13,12 +13,16 @@ VEC = Path(__file__).parent.parent / "vectors" / "aes" / "cryptography_vectors"
 CORE = ["aes", "--sbox", "rom", "--direction", "both"]      # the system test_encrypt_cli.py compiles
 
 
-@pytest.mark.parametrize("mode, name", [("ofb", "OFBMMT128.rsp"), ("cfb", "CFB128MMT128.rsp")])
+@pytest.mark.parametrize("mode, name", [("ofb", "OFBMMT128.rsp"), ("cfb", "CFB128MMT128.rsp"),
+                                        ("cfb8", "../cavp_modes/CFB8MMT128.rsp"),
+                                        ("cfb1", "../cavp_modes/CFB1MMT128.rsp")])
 def test_nist_files_pass_and_a_changed_byte_fails(tmp_path, capsys, mode, name):
     assert main(["sim", *CORE, "--mode", mode, "--vectors", str(VEC / name)]) == 0
     out = capsys.readouterr().out
+    name = Path(name).name
     assert f"{name}: 20 passed, 0 failed" in out and "20 passed, 0 failed" in out.splitlines()[-1]
-    text = (VEC / name).read_text().splitlines(keepends=True)
+    text = (VEC.parent / "cavp_modes" / name if mode in ("cfb8", "cfb1") else VEC / name
+            ).read_text().splitlines(keepends=True)
     at = next(i for i, ln in enumerate(text) if ln.startswith("CIPHERTEXT") and "[DECRYPT]" not in ln)
     key, value = text[at].split("=")
     value = value.strip()
@@ -28,6 +32,30 @@ def test_nist_files_pass_and_a_changed_byte_fails(tmp_path, capsys, mode, name):
     assert main(["sim", *CORE, "--mode", mode, "--vectors", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "19 passed, 1 failed" in out and f"first failure: {bad} line {at - 3}" in out
+
+
+@pytest.mark.parametrize("mode, name", [("ofb", "OFBMCT128.rsp"), ("cfb8", "CFB8MCT128.rsp"),
+                                        ("cfb1", "CFB1MCT128.rsp")])
+def test_monte_carlo_records_run_through_the_system(tmp_path, capsys, mode, name):
+    """AESAVS MCT records: each one's 1000 inner iterations as one message, a segment at a
+    time; the KEY, IV and input each derives are the next record's.  One changed CIPHERTEXT
+    fails its record (its 1000th output); one changed IV fails the record before it (the
+    IV it derives) too."""
+    path = VEC.parent / "cavp_modes" / name
+    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(path), "--limit", "3"]) == 0
+    assert f"{name}: 3 passed, 0 failed" in capsys.readouterr().out
+    for field, counts, first in (("CIPHERTEXT", "2 passed, 1 failed", "COUNT = 1"),
+                                 ("IV", "1 passed, 2 failed", "COUNT = 0")):
+        text = path.read_text().splitlines(keepends=True)
+        at = [i for i, ln in enumerate(text) if ln.startswith(field)][1]   # the second record's
+        key, value = text[at].split("=")
+        value = value.strip()
+        text[at] = f"{key}= {'0' if value[0] != '0' else '1'}{value[1:]}\n"
+        bad = tmp_path / name
+        bad.write_text("".join(text))
+        assert main(["sim", *CORE, "--mode", mode, "--vectors", str(bad), "--limit", "3"]) == 1
+        out = capsys.readouterr().out
+        assert counts in out and f"first failure: {bad} line" in out and first in out, out
 
 
 def test_another_key_size_is_skipped_and_counted(capsys):
@@ -48,6 +76,14 @@ def test_cmac_examples_pass_and_a_changed_tag_fails(tmp_path, capsys):
     bad.write_text(CMAC_FILE.read_text().replace("OUTPUT = 070a", "OUTPUT = 170a"))
     assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(bad)]) == 1
     assert f"3 passed, 1 failed" in capsys.readouterr().out
+
+
+def test_nists_cmac_verification_file_passes(capsys):
+    """NIST's CMACVerAES128.rsp (CAVS 11.0): every record's verdict (P or F) from the
+    system's CMAC verify."""
+    path = VEC.parent / "cavp_modes" / "CMACVerAES128.rsp"
+    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(path)]) == 0
+    assert "CMACVerAES128.rsp: 240 passed, 0 failed" in capsys.readouterr().out
 
 
 def test_cmac_cavp_and_wycheproof_layouts(tmp_path, capsys):
@@ -164,6 +200,40 @@ def test_a_malformed_xts_file_is_one_line(tmp_path, capsys, text, words):
     assert main(["sim", *CORE, "--mode", "xts", "--vectors", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0], err
+
+
+CFB1_HEAD = "# AESVS MMT test data for CFB1\n[ENCRYPT]\nCOUNT = 0\nKEY = " + "00" * 16 + "\nIV = " + "00" * 16 + "\n"
+
+
+@pytest.mark.parametrize("mode, name, text, words", [
+    ("cfb1", "CFB1MMT128.rsp", CFB1_HEAD + "PLAINTEXT = 012\nCIPHERTEXT = 011\n",
+     "PLAINTEXT is not a string of bits (CFB1 gives its text bit by bit): '012'"),
+    ("cfb1", "CFB1MMT128.rsp", CFB1_HEAD + "PLAINTEXT = 01\nCIPHERTEXT = 011\n",
+     "COUNT = 0: PLAINTEXT has 2 bits, CIPHERTEXT 3"),
+    ("cfb1", "CFB1MCT128.rsp", CFB1_HEAD + "PLAINTEXT = 01\nCIPHERTEXT = 01\n",
+     "COUNT = 0: a CFB1 Monte-Carlo record must be one segment"),
+    ("cfb1", "CFB1MMT128.rsp", CFB1_HEAD + "PLAINTEXT = 01\n", "COUNT = 0 without CIPHERTEXT"),
+    ("cfb8", "CFB8MMT128.rsp", CFB1_HEAD.replace("CFB1", "CFB8") + "PLAINTEXT = 0102\nCIPHERTEXT = 01\n",
+     "COUNT = 0: PLAINTEXT has 2 bytes, CIPHERTEXT 1"),
+    ("cfb8", "CFB8MCT128.rsp", CFB1_HEAD.replace("CFB1", "CFB8") + "PLAINTEXT = 0102\nCIPHERTEXT = 0102\n",
+     "a CFB8 Monte-Carlo record must be one segment"),
+    ("cfb8", "CFB8MMT128.rsp", CFB1_HEAD.replace("CFB1", "CFB8") + "PLAINTEXT = 0x\nCIPHERTEXT = 01\n", "not hex"),
+    ("cfb8", "CFB1MMT128.rsp", CFB1_HEAD + "PLAINTEXT = 0\nCIPHERTEXT = 1\n", "the file's mode is CFB1, not CFB8"),
+    ("cfb", "CFB8MMT128.rsp", CFB1_HEAD.replace("CFB1", "CFB8") + "PLAINTEXT = 01\nCIPHERTEXT = 01\n",
+     "the file's mode is CFB8, not CFB128"),
+])
+def test_a_malformed_cfb8_or_cfb1_file_is_one_line(tmp_path, capsys, mode, name, text, words):
+    bad = tmp_path / name
+    bad.write_text(text)
+    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+def test_a_cfb8_file_on_the_core_names_the_system_mode(capsys):
+    assert main(["sim", *CORE, "--vectors", str(VEC.parent / "cavp_modes" / "CFB8MMT128.rsp")]) == 2
+    assert "CFB8 mode is not supported (ECB and CBC only); CFB8 files run through the system: " \
+           "sim --mode cfb8" in capsys.readouterr().err
 
 
 def test_xts_needs_a_128_bit_block_and_a_key_port(capsys):

@@ -171,6 +171,12 @@ def model(mode, enc, dec, iv, blocks, bits=N):
         elif mode == Mode.CFB_DECRYPT:
             out.append(b ^ enc(chain))
             chain = b
+        elif mode.segment_bits:            # a segment a block, in its top s bits
+            s = mode.segment_bits
+            top = ((1 << s) - 1) << (bits - s)
+            out.append((b ^ enc(chain)) & top)
+            ct = out[-1] if mode.feedback else b
+            chain = (chain << s | (ct & top) >> (bits - s)) & ((1 << bits) - 1)
         else:
             out.append(b ^ enc(ctr))
             ctr = (ctr + 1) % (1 << bits)

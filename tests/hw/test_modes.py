@@ -6,7 +6,7 @@ import random
 
 import pytest
 from amaranth.sim import Simulator
-from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
+from cryptography.hazmat.decrepit.ciphers.modes import CFB, CFB8, OFB
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.hw.modes import Mode, ModeEngine, modes_of
@@ -94,7 +94,8 @@ def test_blocks_stay_in_flight_except_in_the_feedback_modes():
         cycles[mode] = c
     for mode, c in cycles.items():
         assert (c >= 40 * 6) if mode.feedback else (c < 40 + 12), (mode, c)
-    assert {m for m in Mode if m.feedback} == {Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT}
+    assert {m for m in Mode if m.feedback} == {Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT,
+                                               Mode.CFB8_ENCRYPT, Mode.CFB1_ENCRYPT}
 
 
 def test_a_block_per_clock_core_meets_the_engine_at_flip_flops():
@@ -142,7 +143,9 @@ def test_a_mode_the_core_cannot_run_takes_no_block():
     rng = random.Random(2)
     dut = ModeEngine(PipeCore("stream", directions=("encrypt",)))
     assert modes_of(dut.info) == (Mode.ECB_ENCRYPT, Mode.CBC_ENCRYPT, Mode.CTR, Mode.OFB,
-                                  Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT, Mode.XTS_ENCRYPT)
+                                  Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT, Mode.XTS_ENCRYPT,
+                                  Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT, Mode.CFB1_ENCRYPT,
+                                  Mode.CFB1_DECRYPT)
     seen = {}
 
     async def bench(ctx):
@@ -189,10 +192,29 @@ def test_every_mode_around_aes():
     def lib(mode, decrypt=False, k=key):
         c = Cipher(algorithms.AES(k), mode)
         return (c.decryptor() if decrypt else c.encryptor()).update(data)
+    # CFB8 and CFB1 take a segment a block: CFB8 the first byte of each, CFB1 its top bit
+    tops = [b[0] for b in (data[i:i + 16] for i in range(0, len(data), 16))]
+    cfb8 = lambda decrypt: Cipher(algorithms.AES(key), CFB8(iv)).__getattribute__(
+        "decryptor" if decrypt else "encryptor")().update(bytes(tops))
+    seg = lambda bs, keep: b"".join(bytes([x & keep]) + bytes(15) for x in bs)
+    cfb1 = [cfb1_reference(key, iv, [t >> 7 for t in tops], d) for d in (False, True)]
     assert as_bytes == [lib(modes.ECB()), lib(modes.ECB(), True), lib(modes.CBC(iv)),
                         lib(modes.CBC(iv), True), lib(modes.CTR(iv)), lib(OFB(iv)),
                         lib(CFB(iv)), lib(CFB(iv), True), lib(modes.XTS(iv), k=key + key2),
-                        lib(modes.XTS(iv), True, k=key + key2)]
+                        lib(modes.XTS(iv), True, k=key + key2), seg(cfb8(False), 0xFF),
+                        seg(cfb8(True), 0xFF), seg([b << 7 for b in cfb1[0]], 0x80),
+                        seg([b << 7 for b in cfb1[1]], 0x80)]
+
+
+def cfb1_reference(key: bytes, iv: bytes, bits: list[int], decrypt: bool) -> list[int]:
+    """CFB1 (SP 800-38A 6.3, s = 1) bit by bit over cryptography's AES block."""
+    enc = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    chain, out = int.from_bytes(iv, "big"), []
+    for b in bits:
+        o = enc.update(chain.to_bytes(16, "big"))[0] >> 7
+        out.append(b ^ o)
+        chain = (chain << 1 | (b if decrypt else out[-1])) & ((1 << 128) - 1)
+    return out
 
 
 def test_sideband_travels_with_its_block():

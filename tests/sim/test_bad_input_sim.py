@@ -34,7 +34,10 @@ def places(tmp_path):
     ofb = ("# AESVS MMT test data for OFB\n[ENCRYPT]\n\nCOUNT = 0\nKEY = " + "0" * 32 + "\nIV = "
            + "0" * 32 + "\nPLAINTEXT = " + "0" * 32 + "\nCIPHERTEXT = " + "0" * 32 + "\n")
     for name, text in {"OFBMMT128.rsp": ofb, "CFB8MMT128.rsp": ofb.replace("OFB", "CFB8"),
-                       "OFBMCT128.rsp": ofb.replace("MMT", "MCT"),
+                       "TOFBMonte1.rsp": ("# TDES Monte Carlo (Modes) Test for OFB\n[ENCRYPT]\n\nCOUNT = 0\n"
+                                          + "".join(f"KEY{i} = {'01' * 8}\n" for i in (1, 2, 3))
+                                          + "IV = " + "0" * 16 + "\nPLAINTEXT = " + "0" * 16
+                                          + "\nCIPHERTEXT = " + "0" * 16 + "\n"),
                        "TOFBIMMT1.rsp": "# TDES Multi block Message Test for OFBI\n[ENCRYPT]\n",
                        "TCBCIMMT1.rsp": "# TDES Multi block Message Test for CBCI\n[ENCRYPT]\n",
                        "OFBnoiv.rsp": ofb.replace("IV = " + "0" * 32 + "\n", ""),
@@ -113,8 +116,8 @@ CASES = [
     (["sim", "aes", "--mode", "xts", "--vectors", "{tmp}/OFBMMT128.rsp"], "OFBMMT128.rsp line 4: the record has no DataUnitLen"),
     (["sim", "tdes", "--mode", "xts", "--vectors", "{tmp}/XTSGenAES128.rsp"],
      "xts needs a 128-bit block cipher; tdes has 64-bit blocks"),
-    (["sim", "aes", "--mode", "ofb", "--vectors", "{tmp}/OFBMCT128.rsp"],
-     "no record in the vector files ran on this core: Monte-Carlo records (ciphertext fed back"),
+    (["sim", "tdes", "--mode", "ofb", "--vectors", "{tmp}/TOFBMonte1.rsp"],
+     "no record in the vector files ran on this core: Monte-Carlo records of TDESVS (10,000 inner"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/kat.rsp"], "kat.rsp: not a GCM vector file"),
     (["sim", "aes", "--mode", "gcm", "--vectors", "{tmp}/missing.rsp"], "missing.rsp: no such file"),
     (["sim", "tdes", "--mode", "gcm", "--vectors", "{tmp}/gcm.rsp"],

@@ -58,9 +58,9 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     good = verify_gcm.verify(p, cut_root, messages=12)
     assert good["ok"], good["line"]
     assert "CAVP GCM 30 passed, 0 failed; random 12 passed, 0 failed" in good["line"]
-    assert "OFB/CFB random 9 passed, 0 failed" in good["line"]
+    assert "OFB/CFB/CFB8/CFB1 random 13 passed, 0 failed" in good["line"]     # 3 each, CFB8/CFB1 1
     e = good["entry"]
-    assert e["ofb_cfb"] == {"messages": 9, "failed": 0, "seed": 1}
+    assert e["ofb_cfb"] == {"messages": 13, "failed": 0, "seed": 1}
     assert "CMAC random 3 passed, 0 failed" in good["line"]
     assert e["cmac"] == {"messages": 3, "failed": 0, "seed": 1}
     assert "XTS random 3 passed, 0 failed" in good["line"]     # encrypt only: the core encrypts
@@ -105,7 +105,7 @@ def test_a_class_passes_and_a_broken_system_fails(cut_root, monkeypatch):
     monkeypatch.setattr(driver.Accelerator, "run", lambda self, key, mode, *a, **k: real_run(
         self, key, Mode.OFB if mode == Mode.CFB_DECRYPT else mode, *a, **k))
     bad = verify_gcm.verify(p, cut_root, messages=4)
-    assert not bad["ok"] and "OFB/CFB random 2 passed, 1 failed" in bad["line"]
+    assert not bad["ok"] and "OFB/CFB/CFB8/CFB1 random 6 passed, 1 failed" in bad["line"]
     assert "random CFB_DECRYPT message 0" in bad["line"]
 
     # a CMAC that accepts every tag: the CMAC part of the check fails
@@ -146,12 +146,12 @@ def test_the_ledger_keeps_gcm_entries(tmp_path):
 
 def test_a_64_bit_class_runs_ofb_and_cfb_only(cut_root, monkeypatch):
     """TDES (64-bit blocks: no GCM, no CMAC in the system): its class check is OFB, CFB
-    encrypt and CFB decrypt (CFB64) against TDES's reference, and fails on a system that runs
-    OFB where CFB decrypt was asked."""
+    encrypt and CFB decrypt (CFB64), CFB8 and CFB1 against TDES's reference, and fails on a
+    system that runs OFB where CFB decrypt was asked, or CFB1 encrypt where CFB1 decrypt was."""
     p = resolve("tdes", "iterative")
     good = verify_gcm.verify(p, cut_root, messages=8)
     assert good["ok"], good["line"]
-    assert "(no GCM or CMAC: 64-bit blocks): OFB/CFB random 6 passed, 0 failed" in good["line"]
+    assert "(no GCM or CMAC: 64-bit blocks): OFB/CFB/CFB8/CFB1 random 10 passed, 0 failed" in good["line"]
     e = good["entry"]
     assert e["random"]["messages"] == 0 and e["cmac"]["messages"] == 0 and e["ghash"] is None
     assert e["xts"]["messages"] == 0 and "XTS" not in good["line"]
@@ -162,4 +162,10 @@ def test_a_64_bit_class_runs_ofb_and_cfb_only(cut_root, monkeypatch):
     monkeypatch.setattr(driver.Accelerator, "run", lambda self, key, mode, *a, **k: real_run(
         self, key, Mode.OFB if mode == Mode.CFB_DECRYPT else mode, *a, **k))
     bad = verify_gcm.verify(p, cut_root, messages=4)
-    assert not bad["ok"] and "OFB/CFB random 2 passed, 1 failed" in bad["line"]
+    assert not bad["ok"] and "OFB/CFB/CFB8/CFB1 random 6 passed, 1 failed" in bad["line"]
+    # CFB1 decrypt run as CFB1 encrypt (the chain takes the output bit, not the input's)
+    monkeypatch.setattr(driver.Accelerator, "run", lambda self, key, mode, *a, **k: real_run(
+        self, key, Mode.CFB1_ENCRYPT if mode == Mode.CFB1_DECRYPT else mode, *a, **k))
+    bad = verify_gcm.verify(p, cut_root, messages=4)
+    assert not bad["ok"] and "OFB/CFB/CFB8/CFB1 random 6 passed, 1 failed" in bad["line"]
+    assert "random CFB1_DECRYPT message 0" in bad["line"]

@@ -1,7 +1,8 @@
 """``cipherfab encrypt|decrypt``: stream a file through the simulated accelerator system.
 
 ECB and CBC pad with PKCS#7 on encrypt and check and strip it on decrypt; CTR, OFB and CFB
-(full-block segments: CFB128 for AES, CFB64 for DES) take any length.  GCM (128-bit block
+(full-block segments: CFB128 for AES, CFB64 for DES; CFB8 and CFB1 with 8- and 1-bit
+segments, the file's bits most significant first) take any length.  GCM (128-bit block
 ciphers) writes the ciphertext followed by the tag; decrypting,
 the file's last ``--tag-bits`` / 8 bytes are the tag, and the plaintext is written only
 when the system and the reference both accept the tag: otherwise one line, "authentication
@@ -39,12 +40,12 @@ from ..registry import add_core_arguments, get_cipher, params_from_args
 from . import ccm
 from .gcm_reference import gcm_reference
 from .driver import XTS_UNIT_MAX, xts_units
-from .mode_reference import (check_two_key_core, check_wide_core, reference,  # noqa: F401 - tests too
-                             xts_reference, xts_unit_tweaks)
+from .mode_reference import (cfb_segment_agrees, check_two_key_core, check_wide_core,  # noqa: F401
+                             reference, xts_reference, xts_unit_tweaks)
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
-MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "gcm", "ccm", "xts")
-STREAM_MODES = ("ctr", "ofb", "cfb")      #: any length; decrypted with the encrypting core
+MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "cfb8", "cfb1", "gcm", "ccm", "xts")
+STREAM_MODES = ("ctr", "ofb", "cfb", "cfb8", "cfb1")   #: any length; decrypted with the encrypting core
 TAG_BITS = (32, 64, 96, 104, 112, 120, 128)       #: GCM: SP 800-38D 5.2.1.2 and Appendix C
 CCM_TAG_BITS = tuple(8 * t for t in ccm.TAG_BYTES)      #: CCM: SP 800-38C A.1
 
@@ -69,7 +70,8 @@ def register(subparsers) -> None:
                                                    "block in hex; GCM: the IV, 12 bytes recommended, any "
                                                    "length >= 1 byte")
         p.add_argument("--mode", choices=MODES, required=True,
-                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES), gcm, ccm or xts")
+                       help="ecb, cbc, ctr, ofb, cfb (full-block segments: CFB128 for AES), cfb8, "
+                            "cfb1 (8- and 1-bit segments: a block operation each), gcm, ccm or xts")
         p.add_argument("--aad", metavar="FILE", help="GCM, CCM: additional authenticated data, from a "
                                                      "file (default none)")
         p.add_argument("--tag-bits", type=integer, choices=sorted(set(TAG_BITS + CCM_TAG_BITS)), metavar="N",
@@ -472,11 +474,17 @@ def run(args) -> int:
                 ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
                 ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR,
                 ("ofb", False): Mode.OFB, ("ofb", True): Mode.OFB,
-                ("cfb", False): Mode.CFB_ENCRYPT, ("cfb", True): Mode.CFB_DECRYPT}[args.mode, args.decrypt]
+                ("cfb", False): Mode.CFB_ENCRYPT, ("cfb", True): Mode.CFB_DECRYPT,
+                ("cfb8", False): Mode.CFB8_ENCRYPT, ("cfb8", True): Mode.CFB8_DECRYPT,
+                ("cfb1", False): Mode.CFB1_ENCRYPT, ("cfb1", True): Mode.CFB1_DECRYPT}[args.mode, args.decrypt]
         result = _stream(acc, key, mode, data, iv, link, args.quiet)
-        want = reference(params.cipher, 8 * len(key), key, args.mode, iv, data,
-                         args.decrypt and args.mode not in ("ctr", "ofb"))
-        if result.out != want:
+        if mode.segment_bits:
+            agrees = cfb_segment_agrees(params.cipher, key, mode.segment_bits, iv, data, result.out,
+                                        args.decrypt)
+        else:
+            agrees = result.out == reference(params.cipher, 8 * len(key), key, args.mode, iv, data,
+                                             args.decrypt and args.mode not in ("ctr", "ofb"))
+        if not agrees:
             raise CipherfabError("the hardware result differs from the reference model", exit_code=1)
         out = result.out
         if args.decrypt and args.mode not in STREAM_MODES:
@@ -579,16 +587,19 @@ def _summary(args, params, r, n_in: int, padding: int, aad: int | None = None,
         pad = f"; {padding} bytes of PKCS#7 padding removed, {n_in - padding} written"
     else:
         pad = f", {padding} bytes of PKCS#7 padding added"
-    blocks = f"{r.blocks} block" + ("" if r.blocks == 1 else "s")
+    unit = "segment" if args.mode in ("cfb8", "cfb1") else "block"  # CFB8, CFB1: a block operation each
+    blocks = f"{r.blocks} {unit}" + ("" if r.blocks == 1 else "s")
     print(f"{'decrypted' if args.decrypt else 'encrypted'} {n_in} bytes ({blocks}{pad}) "
           f"with {params.top}, {args.mode}, link {r.link.name}; checked against the reference")
     print(f"cycles: {r.cycles} (transfer start to last output); core busy {busy} "
-          f"({r.core_cycles_per_block} per block)")
+          f"({r.core_cycles_per_block} per block" + (", a block a segment)" if unit == "segment" else ")"))
     if args.mode == "ccm":
         print(f"two messages through the system: {r.notes[0]}")
     print(f"Fmax used: {r.fmax_mhz:g} MHz ({r.fmax_source})")
     print(f"core throughput: {r.core_mbps:.1f} Mbit/s; system throughput: {r.system_mbps:.1f} Mbit/s "
-          f"({100 * r.system_mbps / r.core_mbps:.1f}% of the core)")
+          f"({100 * r.system_mbps / r.core_mbps:.{2 if unit == 'segment' else 1}f}% of the core"
+          + (f"; {'an' if args.mode == 'cfb8' else 'a'} {args.mode[3:]}-bit segment a block: at most {100 * int(args.mode[3:]) / r.block_bits:.2f}%)"
+             if unit == "segment" else ")"))
     if units is not None:
         print(f"where the time went: input link not delivered {r.in_link_wait} cycles, output link "
               f"not taking {r.out_link_wait}; the tweaks' ECB run under K2, the key change, a "

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..errors import CipherfabError
 from ..hw.system import system as regs
 from ..hw.modes import Mode, modes_of
+from .mode_reference import packed, segments
 from ..registry import CoreParams
 from .link import Link, fmax_problem, get_link
 from .model import SystemModel
@@ -157,11 +158,35 @@ class Accelerator:
         self.model = SystemModel(verilog, top, self.width)
 
     def run(self, key: bytes | None, mode: Mode, data: bytes, iv: bytes | None = None,
-            link: str | Link = "axi-dma", progress=None, seed: int = 1) -> Run:
+            link: str | Link = "axi-dma", progress=None, seed: int = 1,
+            bits: int | None = None) -> Run:
+        """A message through the system in ``mode``.  CFB8 and CFB1 (``mode.segment_bits``):
+        ``data`` is the message's bytes (CFB1: its bits, most significant first, ``bits`` of
+        them, default all), streamed a segment a block as the register map says; the output
+        is packed back the same way."""
         info = self.info
         if mode not in modes_of(info):
             raise CipherfabError(f"{self.params.top} cannot run {mode.name.lower()} "
                                  f"(it has {', '.join(info.directions)})")
+        bb = info.block_bits // 8
+        s = mode.segment_bits
+        if bits is not None and (s != 1 or len(data) != -(-bits // 8)):
+            raise CipherfabError(f"a bit count ({bits}) is for cfb1 messages, in "
+                                 f"ceil(bits / 8) bytes; not {len(data)} bytes of {mode.name.lower()}")
+        if s:
+            segs = segments(data, s, bits)
+            wire = b"".join(bytes([v << (8 - s)]) + bytes(bb - 1) for v in segs)
+            per_byte = bb * 8 // s                       # streamed bytes a message byte
+            shown = progress and (lambda done: progress(done // per_byte))
+            result = self._run_wire(key, mode, wire, iv, link, shown, seed)
+            result.out = packed([b >> (8 - s) for b in result.out[::bb]], s)
+            result.blocks = len(segs)
+            return result
+        return self._run_wire(key, mode, data, iv, link, progress, seed)
+
+    def _run_wire(self, key, mode, data, iv, link, progress, seed) -> Run:
+        """``data`` through the system as it is streamed."""
+        info = self.info
         if not data:
             raise CipherfabError("nothing to stream: the input is empty")
         link = get_link(link) if isinstance(link, str) else link
@@ -359,6 +384,43 @@ class Accelerator:
                    fmax_source=self.fmax_source, core_cycles_per_block=self.info.cycles_per_block,
                    block_bits=self.info.block_bits, link=link,
                    notes=[f"{len(units)} data unit{'s' * (len(units) != 1)}"])
+
+    def run_stepped(self, key: bytes | None, mode: Mode, iv: bytes, first: int, count: int,
+                    next_input, link: str | Link = "axi-dma", seed: int = 1) -> list[int]:
+        """One message of ``count`` segments (whole blocks, or CFB8/CFB1 segments) in ``mode``
+        whose inputs come from its own outputs (a Monte-Carlo test's inner loop): the first
+        input ``first``, then ``next_input(j, outputs)`` once output ``j`` is out (the
+        segments as numbers of the segment's bits).  Each input is streamed when the last
+        output is out, all within one message (the mode's state carries on in hardware);
+        the outputs."""
+        info = self.info
+        if mode not in modes_of(info):
+            raise CipherfabError(f"{self.params.top} cannot run {mode.name.lower()}")
+        bb = info.block_bits // 8
+        s = mode.segment_bits or 8 * bb
+        link = get_link(link) if isinstance(link, str) else link
+        per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
+        cap = 2 * (self.depth + 8) * bb
+        outputs, x = [], first
+        with self._open(seed) as hw:
+            self._load_key(hw, key)
+            for i in range(0, bb, 4):
+                hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+            hw.write(regs.CTRL, 1 | mode.value << 4)
+            for j in range(count):
+                last = j == count - 1
+                got = hw.stream((x << (8 * bb - s)).to_bytes(bb, "big"), last, per_clock, cap).out
+                for _ in range(100_000):
+                    if len(got) >= bb or last:
+                        break
+                    got += hw.stream(b"", False, per_clock, cap).out
+                if len(got) != bb:
+                    raise misbehaved(f"segment {j} gave {len(got)} bytes of output, not one block")
+                outputs.append(int.from_bytes(got, "big") >> (8 * bb - s))
+                if not last:
+                    x = next_input(j, outputs)
+            self._finish(hw, counters=False)
+        return outputs
 
     @property
     def seed_bytes(self) -> int:

@@ -57,6 +57,87 @@ def _feedback_reference(model, key: bytes, mode: str, iv: bytes, data: bytes, de
     return bytes(out)
 
 
+def segments(data: bytes, s: int, bits: int | None = None) -> list[int]:
+    """A message as CFB's s-bit segments (s = 8 or 1), most significant bit first:
+    ``bits`` of ``data`` (default all of it; CFB1 takes any number of bits)."""
+    bits = 8 * len(data) if bits is None else bits
+    if s == 8:
+        return list(data[:bits // 8])
+    return [data[i // 8] >> (7 - i % 8) & 1 for i in range(bits)]
+
+
+def packed(segs: list[int], s: int) -> bytes:
+    """Segments back to bytes (CFB1: the bits most significant first, the last byte's
+    unused bits zero)."""
+    if s == 8:
+        return bytes(segs)
+    out = bytearray(-(-len(segs) // 8))
+    for i, b in enumerate(segs):
+        out[i // 8] |= b << (7 - i % 8)
+    return bytes(out)
+
+
+def cfb_segment_inputs(iv: bytes, ciphertext: list[int], s: int) -> bytes:
+    """The cipher inputs I_1 .. I_n of CFB with s-bit segments (SP 800-38A 6.3): the IV,
+    then each shifted left by s with the ciphertext segment in; all known from the
+    ciphertext, so decryption runs them in bulk."""
+    n, mask = 8 * len(iv), (1 << 8 * len(iv)) - 1
+    x, out = int.from_bytes(iv, "big"), []
+    for c in ciphertext:
+        out.append(x.to_bytes(n // 8, "big"))
+        x = (x << s | c) & mask
+    return b"".join(out)
+
+
+def cfb_segment_reference(cipher: str, key: bytes, s: int, iv: bytes, data: bytes,
+                          decrypt: bool, bits: int | None = None) -> bytes:
+    """CFB8 or CFB1 (SP 800-38A 6.3 with s = 8, 1) of ``bits`` of ``data``, packed as
+    :func:`packed`: OpenSSL's CFB8 through ``cryptography`` for AES and TDES; otherwise
+    the construction over the cipher's reference model, decryption in bulk
+    (:func:`cfb_segment_inputs`) and encryption a segment after another."""
+    if s == 8 and cipher in ("aes", "tdes"):
+        from cryptography.hazmat.decrepit.ciphers.modes import CFB8
+        from cryptography.hazmat.primitives.ciphers import Cipher
+        if cipher == "aes":
+            from cryptography.hazmat.primitives.ciphers.algorithms import AES as algorithm
+        else:
+            from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES as algorithm
+        c = Cipher(algorithm(key), CFB8(iv))
+        return (c.decryptor() if decrypt else c.encryptor()).update(data)
+    model = get_cipher(cipher).reference_model(8 * len(key))
+    return cfb_segment_model(lambda x: model.encrypt(key, x), s, iv, data, decrypt, bits)
+
+
+def cfb_segment_agrees(cipher: str, key: bytes, s: int, iv: bytes, given: bytes, out: bytes,
+                       decrypt: bool, bits: int | None = None) -> bool:
+    """``out`` is CFB8 or CFB1 of ``given``: compared with :func:`cfb_segment_reference`,
+    except where that would encrypt a segment after another (CFB1, and CFB8 of ciphers
+    OpenSSL does not have): there ``out`` is decrypted in bulk and compared with ``given``.
+    The same verdict: a CFB decryption is one-to-one (the first segment where two
+    ciphertexts differ has the same cipher input in both, so their plaintexts differ there
+    too), so the one ciphertext that decrypts to the plaintext is its encryption."""
+    if decrypt or (s == 8 and cipher in ("aes", "tdes")):
+        return out == cfb_segment_reference(cipher, key, s, iv, given, decrypt, bits)
+    return given == cfb_segment_reference(cipher, key, s, iv, out, True, bits)
+
+
+def cfb_segment_model(encrypt, s: int, iv: bytes, data: bytes, decrypt: bool,
+                      bits: int | None = None) -> bytes:
+    """CFB with s-bit segments over the bulk block function ``encrypt`` (bytes -> bytes):
+    decryption in bulk, encryption a segment after another."""
+    segs, bb = segments(data, s, bits), len(iv)
+    top = 8 * bb - s
+    if decrypt:
+        stream = encrypt(cfb_segment_inputs(iv, segs, s))
+        return packed([c ^ int.from_bytes(stream[j * bb:(j + 1) * bb], "big") >> top
+                       for j, c in enumerate(segs)], s)
+    x, mask, out = int.from_bytes(iv, "big"), (1 << 8 * bb) - 1, []
+    for p in segs:
+        out.append(p ^ int.from_bytes(encrypt(x.to_bytes(bb, "big")), "big") >> top)
+        x = (x << s | out[-1]) & mask
+    return packed(out, s)
+
+
 #: SP 800-38B 5.3: R_b of the subkeys' doubling, by block bytes
 CMAC_R = {16: 0x87, 8: 0x1B}
 

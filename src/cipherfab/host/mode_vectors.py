@@ -1,5 +1,6 @@
-"""``cipherfab sim ... --mode ofb|cfb|ctr|cmac|xts|ccm --vectors FILE``: NIST CAVP OFB and CFB files
-(AESAVS KAT and MMT; CFB with whole-block segments, ``CFB128*`` for AES), CMAC files (CAVP
+"""``cipherfab sim ... --mode ofb|cfb|cfb8|cfb1|ctr|cmac|xts|ccm --vectors FILE``: NIST CAVP OFB
+and CFB files (AESAVS KAT, MMT and MCT; ``cfb``: whole-block segments, ``CFB128*`` for AES;
+``cfb8``, ``cfb1``: ``CFB8*``, ``CFB1*``), CMAC files (CAVP
 CMACGen/CMACVer, ``cryptography-vectors``' SP 800-38B examples, Wycheproof's JSON:
 :mod:`cipherfab.vectors.cmac`) and XTS files (CAVP XTSGenAES, Wycheproof's JSON:
 :mod:`cipherfab.vectors.xts`; each record one data unit through
@@ -15,11 +16,13 @@ test's ``iv`` the initial counter block, +1 a block modulo 2^128), XTS and CCM a
 (``ACVP-AES-XTS``, ``ACVP-AES-CCM``).  Each OFB, CFB or CTR record is one message: its key
 loaded, the IV written, the plaintext (``[ENCRYPT]``, an encrypt group) or the ciphertext
 (``[DECRYPT]``) streamed through the system in the mode, the output compared with the
-file's.  Records the system cannot run are skipped with their reason and counted, never
-passed: another key size, Monte-Carlo records (their inner loop feeds each ciphertext
-back as a later plaintext, one block at a time; not run through the system yet), and the
-ACVP tests :mod:`cipherfab.vectors.acvp` gives a reason (payloads that are not whole
-bytes, CTR tests without a counter block, ...).
+file's (CFB1: its bits).  An AESAVS Monte-Carlo record runs its 1000 inner iterations as
+one message, a segment at a time, each input made from earlier outputs
+(:mod:`.monte_carlo`), and checks the KEY, IV and input it derives against the next
+record's.  Records the system cannot run are skipped with their reason and counted, never
+passed: another key size, TDESVS Monte-Carlo records (other rules), and the ACVP tests
+:mod:`cipherfab.vectors.acvp` gives a reason (payloads that are not whole bytes, CTR tests
+without a counter block, ...).
 """
 
 from __future__ import annotations
@@ -28,9 +31,14 @@ from ..errors import CipherfabError
 
 
 def _file_mode(mode: str, block_bits: int) -> str:
-    """The mode a vector file of ``--mode`` names: ``OFB``, ``CTR``, or CFB with whole-block
-    segments."""
-    return {"ofb": "OFB", "ctr": "CTR"}.get(mode, f"CFB{block_bits}")
+    """The mode a vector file of ``--mode`` names: ``OFB``, ``CTR``, ``CFB8``, ``CFB1``, or
+    CFB with whole-block segments."""
+    return {"ofb": "OFB", "ctr": "CTR", "cfb8": "CFB8", "cfb1": "CFB1"}.get(mode, f"CFB{block_bits}")
+
+
+#: the system's modes of a vector file's mode, (encrypt, decrypt)
+_FILE_MODES = {"OFB": ("OFB", "OFB"), "CTR": ("CTR", "CTR"), "CFB8": ("CFB8_ENCRYPT", "CFB8_DECRYPT"),
+               "CFB1": ("CFB1_ENCRYPT", "CFB1_DECRYPT")}
 
 
 def refuse_core_run_options(args, params) -> None:
@@ -71,6 +79,7 @@ def run_mode_vectors(args, params) -> int:
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.records import fail
     from ..vectors.rsp import parse_rsp
+    from .monte_carlo import check_record
     bb, name = info.block_bits // 8, _file_mode(args.mode, info.block_bits)
 
     def read(path):
@@ -82,21 +91,34 @@ def run_mode_vectors(args, params) -> int:
                                    "expectedResults.json)")
         return parse_rsp(path, bb, modes=(name,))
 
+    following = {}                        # a Monte-Carlo record -> the one after it
+
+    def read_all(path):
+        records = read(path)
+        following.update((id(a), b) for a, b in zip(records, records[1:]))
+        return records
+
     def skip(r):
         if r.skip:
             return r.skip
-        if r.kind == "mct":
-            return ("Monte-Carlo records (ciphertext fed back as plaintext block by block: "
-                    "not run through the system yet)")
+        if r.kind == "mct" and info.block_bits != 128:
+            return ("Monte-Carlo records of TDESVS (10,000 inner iterations, its own key update; "
+                    "the system runs AESAVS's)")
         return None
 
+    def mode_of(decrypt):
+        return Mode[_FILE_MODES.get(name, ("CFB_ENCRYPT", "CFB_DECRYPT"))[decrypt]]
+
     def check(acc, r):
-        mode = {"OFB": Mode.OFB, "CTR": Mode.CTR}.get(
-            name, Mode.CFB_DECRYPT if r.decrypt else Mode.CFB_ENCRYPT)
+        mode = mode_of(r.decrypt)
+        if r.kind == "mct":
+            def run(key, decrypt, iv, first, count, nxt):
+                return acc.run_stepped(key, mode, iv, first, count, nxt, seed=args.seed)
+            return check_record(r, following.get(id(r)), run, mode.segment_bits or 8 * bb, 8 * bb)
         src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
-        got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed).out
+        got = acc.run(r.key, mode, b"".join(src), r.iv, seed=args.seed, bits=r.bits).out
         return got == b"".join(want), f"{got.hex()} != {b''.join(want).hex()}"
-    return _through_system(args, params, info, name, read, skip, check)
+    return _through_system(args, params, info, name, read_all, skip, check)
 
 
 def _cmac_vectors(args, params, info) -> int:

@@ -1,4 +1,4 @@
-"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB, CFB, XTS and CCM
+"""The accelerator system's modes in the verification ledger: GCM, CMAC, OFB, CFB (CFB8, CFB1), XTS and CCM
 through the system, for every core class they apply to.
 
 A class is a (cipher, architecture) whose cores encrypt (and take one clock); its
@@ -19,7 +19,9 @@ with Verilator and runs, through the driver:
 * random OFB, CFB encrypt and CFB decrypt messages (1 to 100 bytes: partial last blocks),
   against the mode over the cipher's reference model (``host.cli.reference``; OpenSSL's
   AES through ``cryptography`` for AES; CFB64 and OFB over TDES's model, OpenSSL's through
-  ``cryptography``, for TDES);
+  ``cryptography``, for TDES); random CFB8 (1 to 40 bytes) and CFB1 (1 to a block and a
+  byte of bits) messages, a fifth as many, encrypted and decrypted, against OpenSSL's CFB8 for AES and TDES and SP 800-38A
+  over the model otherwise (``host.mode_reference.cfb_segment_reference``);
 * random CMAC messages (0 to 100 bytes, every tag length from 4 to 16 bytes): the tag made
   against the reference (OpenSSL's CMAC for AES, SP 800-38B over the model otherwise), that
   tag verified, and a tag with one bit flipped or the message one byte longer refused;
@@ -205,7 +207,7 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
     seconds = time.perf_counter() - t0
     cavp_text = (f"CAVP GCM {cavp['passed']} passed, {cavp['failed']} failed; " if _uses_cavp(params)
                  else "")
-    ofb_cfb = (f"OFB/CFB random {feedback['messages'] - feedback['failed']} passed, "
+    ofb_cfb = (f"OFB/CFB/CFB8/CFB1 random {feedback['messages'] - feedback['failed']} passed, "
                f"{feedback['failed']} failed")
     if wide:
         line = (f"{'ok  ' if ok else 'FAIL'} {key(params)} ({acc.ghash} GHASH): {cavp_text}random "
@@ -230,22 +232,35 @@ def verify(params: CoreParams, root: Path, seed: int = 1, messages: int = 200) -
 
 
 def _feedback_modes(acc, params: CoreParams, info, rng, fixed, seed: int, per_mode: int):
-    """OFB, CFB encrypt and CFB decrypt: ``per_mode`` random messages each through the system,
-    against the mode over the reference model; (counts, first failure or None)."""
+    """OFB, CFB encrypt and decrypt: ``per_mode`` random messages each through the system (1
+    to 100 bytes); CFB8 and CFB1 encrypt and decrypt: a fifth as many (a block operation a
+    segment; CFB8 1 to 40 bytes, CFB1 1 to a block and a byte of bits: past the IV), against
+    the mode over the reference model; (counts, first failure or None)."""
     from ..hw.modes import Mode
-    from .mode_reference import reference
+    from .mode_reference import cfb_segment_reference, packed, reference
     failed, first = 0, None
     bb = info.block_bits // 8
-    for mode, name, decrypt in ((Mode.OFB, "ofb", False), (Mode.CFB_ENCRYPT, "cfb", False),
-                                (Mode.CFB_DECRYPT, "cfb", True)):
-        for n in range(per_mode):
+    runs = ((Mode.OFB, "ofb", False), (Mode.CFB_ENCRYPT, "cfb", False), (Mode.CFB_DECRYPT, "cfb", True),
+            (Mode.CFB8_ENCRYPT, "cfb8", False), (Mode.CFB8_DECRYPT, "cfb8", True),
+            (Mode.CFB1_ENCRYPT, "cfb1", False), (Mode.CFB1_DECRYPT, "cfb1", True))
+    count = {m: max(1, per_mode // 5) if m.segment_bits else per_mode for m, _, _ in runs}
+    for mode, name, decrypt in runs:
+        for n in range(count[mode]):
             k = fixed or rng.randbytes(info.key_bits // 8)
-            iv, data = rng.randbytes(bb), rng.randbytes(rng.randrange(1, 101))
-            got = acc.run(k, mode, data, iv, seed=seed).out
-            if got != reference(params.cipher, 8 * len(k), k, name, iv, data, decrypt):
+            iv, bits = rng.randbytes(bb), None
+            if mode.segment_bits == 1:
+                bits = rng.randrange(1, 8 * bb + 9)     # past a block: the IV shifted out
+                data = packed([rng.getrandbits(1) for _ in range(bits)], 1)
+            else:
+                data = rng.randbytes(rng.randrange(1, 41 if mode.segment_bits else 101))
+            got = acc.run(k, mode, data, iv, seed=seed, bits=bits).out
+            want = (cfb_segment_reference(params.cipher, k, mode.segment_bits, iv, data, decrypt, bits)
+                    if mode.segment_bits else reference(params.cipher, 8 * len(k), k, name, iv, data, decrypt))
+            if got != want:
                 failed += 1
-                first = first or f"random {mode.name} message {n} ({len(data)} bytes) differs from the reference"
-    return {"messages": 3 * per_mode, "failed": failed, "seed": seed}, first
+                first = first or (f"random {mode.name} message {n} ({bits or 8 * len(data)} bits) "
+                                  f"differs from the reference")
+    return {"messages": sum(count.values()), "failed": failed, "seed": seed}, first
 
 
 def _cmac(acc, params: CoreParams, info, rng, fixed, seed: int, messages: int):

@@ -78,7 +78,7 @@ from .stream_register import SkidRegister
 UNIT_BITS = 21
 
 
-class Mode(enum.Enum, shape=4):
+class Mode(enum.Enum, shape=5):
     ECB_ENCRYPT = 0
     ECB_DECRYPT = 1
     CBC_ENCRYPT = 2
@@ -93,6 +93,10 @@ class Mode(enum.Enum, shape=4):
     CMAC_VERIFY = 11
     XTS_ENCRYPT = 12    # IEEE 1619 / SP 800-38E, one data unit's whole blocks from its tweak T
     XTS_DECRYPT = 13
+    CFB8_ENCRYPT = 14   # SP 800-38A 6.3 with s = 8 and 1: a segment a block on the stream (its
+    CFB8_DECRYPT = 15   # top bits; the rest ignored in, zero out), the chain shifted by s bits
+    CFB1_ENCRYPT = 16
+    CFB1_DECRYPT = 17
 
     @property
     def gcm(self) -> bool:
@@ -107,6 +111,12 @@ class Mode(enum.Enum, shape=4):
         return self in (Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT)
 
     @property
+    def segment_bits(self) -> int | None:
+        """CFB with segments narrower than a block: s (8 or 1); None for every other mode."""
+        return {Mode.CFB8_ENCRYPT: 8, Mode.CFB8_DECRYPT: 8,
+                Mode.CFB1_ENCRYPT: 1, Mode.CFB1_DECRYPT: 1}.get(self)
+
+    @property
     def layer(self) -> bool:
         """Run by the GCM layer (:mod:`cipherfab.hw.gcm.gcm`), which drives the engine in
         the modes it needs: GCM (ECB for H, then the counter) and CMAC (ECB for the
@@ -116,7 +126,8 @@ class Mode(enum.Enum, shape=4):
     @property
     def feedback(self) -> bool:
         """A block needs the previous block's result: one block in flight."""
-        return self in (Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT)
+        return self in (Mode.CBC_ENCRYPT, Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB8_ENCRYPT,
+                        Mode.CFB1_ENCRYPT)
 
     @property
     def stream(self) -> bool:
@@ -238,7 +249,7 @@ class ModeEngine(wiring.Component):
                 m.d.comb += [x.eq(given ^ chain), pushed.eq(chain)]
             with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
                 m.d.comb += [x.eq(counter), pushed.eq(given)]
-            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT):
+            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT, *_SEGMENTED):
                 m.d.comb += [x.eq(chain), pushed.eq(given)]
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
@@ -292,6 +303,10 @@ class ModeEngine(wiring.Component):
         with m.If(accepted):
             with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
                 m.d.sync += chain.eq(given)
+            for md in (md for md in self.modes if md.segment_bits and not md.feedback):
+                # CFB decrypt with s-bit segments: the ciphertext segment in
+                with m.If(mode == md):
+                    m.d.sync += chain.eq(_shifted_in(chain, given, md.segment_bits))
             if units is not None:
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
@@ -311,10 +326,23 @@ class ModeEngine(wiring.Component):
             with m.If(accepted & (mode == Mode.CTR) & lo_full):
                 m.d.sync += hi.eq(hi_next)
 
+        # CFB with s-bit segments: the output's bits below the segment are zero (they would
+        # show keystream no segment uses); ``narrow[k]``: the mode's segment is under 2^k bits
+        result, narrow = Signal(n), Signal(2)
+        segmented = [md for md in self.modes if md.segment_bits]
+        if segmented:
+            with m.If(load):
+                m.d.sync += narrow.eq(0)
+                for md in segmented:
+                    with m.If(mode_in == md):
+                        m.d.sync += narrow.eq(0b11 if md.segment_bits == 1 else 0b01)
+        out = core.block_out.payload ^ operand.r_data[:n]
+        keep = Cat(*(~narrow[0] if i < n - 8 else (~narrow[1] if i < n - 1 else Const(1))
+                     for i in range(n))) if segmented else Const((1 << n) - 1, n)
+        m.d.comb += result.eq(out & keep)
         m.d.comb += [
             self.data_out.valid.eq(core.block_out.valid & operand.r_rdy),
-            (self.data_out.payload.data if side else self.data_out.payload).eq(
-                core.block_out.payload ^ operand.r_data[:n]),
+            (self.data_out.payload.data if side else self.data_out.payload).eq(result),
             core.block_out.ready.eq(self.data_out.ready & operand.r_rdy),
             operand.r_en.eq(taken),
         ]
@@ -323,7 +351,10 @@ class ModeEngine(wiring.Component):
         with m.If(taken & ((mode == Mode.CBC_ENCRYPT) | (mode == Mode.OFB))):
             m.d.sync += chain.eq(core.block_out.payload)
         with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
-            m.d.sync += chain.eq(core.block_out.payload ^ operand.r_data[:n])
+            m.d.sync += chain.eq(out)
+        for md in (md for md in segmented if md.feedback):  # its segment, shifted in
+            with m.If(taken & (mode == md)):
+                m.d.sync += chain.eq(_shifted_in(chain, out, md.segment_bits))
         m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0)]
         return m
 
@@ -360,6 +391,17 @@ class ModeEngine(wiring.Component):
         with m.If(self.key.valid & self.key.ready):
             m.d.sync += [held.eq(self.key.payload), have.eq(1)]
         return have & ~self.key.valid
+
+
+#: CFB with segments narrower than the block
+_SEGMENTED = (Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT, Mode.CFB1_ENCRYPT, Mode.CFB1_DECRYPT)
+
+
+def _shifted_in(chain: Value, block: Value, s: int) -> Value:
+    """SP 800-38A 6.3: the next input block is LSB_(b-s)(chain) || the segment (``block``'s
+    top s bits)."""
+    n = len(chain)
+    return Cat(block[n - s:], chain[:n - s])
 
 
 @dataclass

@@ -31,13 +31,15 @@ def register(subparsers) -> None:
                           "latency, cycles per block, ... (the generated cores' .json sidecar format)")
     ext.add_argument("--include-dir", action="append", metavar="DIR",
                      help="folder searched for `include files (repeatable)")
-    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "ctr", "cmac", "xts", "ccm"),
+    p.add_argument("--mode", choices=("gcm", "ofb", "cfb", "cfb8", "cfb1", "ctr", "cmac", "xts", "ccm"),
                    help="gcm: run GCM vector files (--vectors: NIST CAVP .rsp, Crypto++ gcm.txt, "
                         "NIST's AES_GCM.txt example) through the accelerator system "
                         "around the core (its GCM mode engine), each record encrypted, decrypted, "
-                        "and decrypted with a flipped tag bit; ofb, cfb: NIST CAVP OFB and CFB "
-                        "(whole-block segments: CFB128 for AES) files through the system, each "
-                        "record one message; ctr: NIST ACVP-AES-CTR JSON, each test one message "
+                        "and decrypted with a flipped tag bit; ofb, cfb, cfb8, cfb1: NIST CAVP OFB and CFB "
+                        "(cfb: whole-block segments, CFB128 for AES; cfb8, cfb1: 8- and 1-bit "
+                        "segments) KAT, MMT and MCT files through the system, each "
+                        "record one message (a Monte-Carlo record's inner loop a segment at a "
+                        "time); ctr: NIST ACVP-AES-CTR JSON, each test one message "
                         "from its initial counter block; cmac: CMAC files (NIST CAVP "
                         "CMACGen/CMACVer .rsp, cryptography-vectors' SP 800-38B examples, "
                         "Wycheproof JSON), each record a tag made or checked; xts: XTS files (NIST "
@@ -78,7 +80,7 @@ def run(args) -> int:
     core = _core(args)
     if args.mode == "gcm":
         return _run_gcm(args, core)
-    if args.mode in ("ofb", "cfb", "ctr", "cmac", "xts", "ccm"):
+    if args.mode in ("ofb", "cfb", "cfb8", "cfb1", "ctr", "cmac", "xts", "ccm"):
         return _run_mode(args, core)
     reversed_ = False
     if args.vectors and args.cipher:  # a malformed file is refused before the core is compiled
@@ -134,6 +136,7 @@ def _run_gcm(args, params) -> int:
 def _run_mode(args, params) -> int:
     if not args.vectors:
         files = {"ofb": "NIST CAVP OFB .rsp", "cfb": "NIST CAVP CFB128 .rsp",
+                 "cfb8": "NIST CAVP CFB8 .rsp", "cfb1": "NIST CAVP CFB1 .rsp",
                  "ctr": "NIST ACVP-AES-CTR JSON",
                  "cmac": "CMAC: NIST CAVP .rsp, SP 800-38B examples, Wycheproof JSON",
                  "xts": "NIST CAVP XTSGenAES .rsp, ACVP JSON, Wycheproof JSON",

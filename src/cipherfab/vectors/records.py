@@ -31,7 +31,7 @@ class VectorRecord:
     """One test vector, in normal byte order whatever the file printed."""
 
     kind: str                     # "kat" | "mmt" | "mct"
-    mode: str                     # "ECB" | "CBC" (the system's: "OFB", "CFB128", "CFB64")
+    mode: str                     # "ECB" | "CBC" (the system's: "OFB", "CFB128", "CFB64", "CFB8", "CFB1", ...)
     decrypt: bool                 # from a [DECRYPT] section / decryption set
     key: bytes
     iv: bytes | None
@@ -50,6 +50,9 @@ class VectorRecord:
     #: Why the record is not checked (a vector of another cipher in a file of this one,
     #: known from the file's published layout; an ACVP Monte-Carlo test); None: checked.
     skip: str | None = None
+    #: CFB1: the message's bits (``plaintext`` and ``ciphertext`` pack them most significant
+    #: first); None: whole bytes
+    bits: int | None = None
 
     @property
     def where(self) -> str:

@@ -76,7 +76,8 @@ def _detect(path, lines, modes=CORE_MODES) -> tuple[str, str | None]:
     if mode not in (None, *modes):
         if modes != CORE_MODES:                     # a system mode's file, of another mode
             raise fail(path, None, f"the file's mode is {mode}, not {' or '.join(modes)}")
-        system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb", "XTS": "xts"}.get(mode)
+        system = {"GCM": "gcm", "OFB": "ofb", "CFB128": "cfb", "CFB64": "cfb", "CFB8": "cfb8", "CFB1": "cfb1",
+                  "XTS": "xts"}.get(mode)
         raise fail(path, None, f"{mode} mode is not supported (ECB and CBC only)"
                    + (f"; {mode} files run through the system: sim --mode {system}" if system else ""))
     return kind, mode
@@ -167,6 +168,8 @@ def _record(path, rec, section, kind, mode, block_bytes, named) -> VectorRecord:
         raise fail(path, fields["IV"][1], "IV in an ECB file")
     if iv is not None and len(iv) != block_bytes:
         raise fail(path, fields["IV"][1], f"IV is {len(iv)} bytes, not {block_bytes}")
+    if mode in SEGMENT_MODES:
+        return _segment_record(path, rec, section, kind, mode, key, iv, named, what)
     pt = split_blocks(get("PLAINTEXT"), block_bytes, path, fields["PLAINTEXT"][1], "PLAINTEXT")
     ct = split_blocks(get("CIPHERTEXT"), block_bytes, path, fields["CIPHERTEXT"][1], "CIPHERTEXT")
     if len(pt) != len(ct):
@@ -176,3 +179,38 @@ def _record(path, rec, section, kind, mode, block_bytes, named) -> VectorRecord:
     return VectorRecord(kind=kind, mode=mode, decrypt=(section == "[DECRYPT]"), key=key, iv=iv,
                         plaintext=pt, ciphertext=ct, file=str(path), line=line, count=count,
                         section=section, format="cavp", cipher_named=named)
+
+
+#: CFB with segments narrower than a block (AESAVS, TDESVS): their texts are bytes (CFB8) or
+#: bit strings (CFB1, ``PLAINTEXT = 011``), whole messages, not blocks
+SEGMENT_MODES = ("CFB8", "CFB1")
+_BITS = re.compile(r"[01]+")
+
+
+def _segment_record(path, rec, section, kind, mode, key, iv, named, what) -> VectorRecord:
+    """A CFB8 or CFB1 record: ``plaintext`` and ``ciphertext`` one element each, the message
+    (CFB1: its bits packed most significant first, ``bits`` of them)."""
+    texts, bits = [], None
+    for name in ("PLAINTEXT", "CIPHERTEXT"):
+        if name not in rec["fields"]:
+            raise fail(path, rec["line"], f"{what} without {name}")
+        value, n = rec["fields"][name]
+        if mode == "CFB1":
+            if not _BITS.fullmatch(value):
+                raise fail(path, n, f"{name} is not a string of bits (CFB1 gives its text bit by "
+                                    f"bit): {value[:20]!r}")
+            if bits not in (None, len(value)):
+                raise fail(path, n, f"{what}: PLAINTEXT has {bits} bits, CIPHERTEXT {len(value)}")
+            bits = len(value)
+            texts.append((int(value, 2) << (-bits % 8)).to_bytes(-(-bits // 8), "big"))
+        else:
+            texts.append(parse_hex(value, path, n, name))
+    if mode == "CFB8" and len(texts[0]) != len(texts[1]):
+        raise fail(path, rec["line"], f"{what}: PLAINTEXT has {len(texts[0])} bytes, CIPHERTEXT "
+                                      f"{len(texts[1])}")
+    if kind == "mct" and (bits or 8 * len(texts[0])) != (1 if mode == "CFB1" else 8):
+        raise fail(path, rec["line"], f"{what}: a {mode} Monte-Carlo record must be one segment")
+    return VectorRecord(kind=kind, mode=mode, decrypt=(section == "[DECRYPT]"), key=key, iv=iv,
+                        plaintext=[texts[0]], ciphertext=[texts[1]], file=str(path),
+                        line=rec["line"], count=rec["count"], section=section, format="cavp",
+                        cipher_named=named, bits=bits)

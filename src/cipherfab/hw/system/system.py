@@ -5,7 +5,7 @@ Register map (32-bit words, byte addresses; keys and IVs big-endian: word 0 hold
 first four bytes)::
 
     0x00  CTRL        W   bit 0 start (takes MODE and the IV, clears the counters),
-                          bit 1 clear (zeroize), bits 7:4 mode (hw.modes.Mode)
+                          bit 1 clear (zeroize), bits 8:4 mode (hw.modes.Mode)
     0x04  STATUS      R   bit 0 idle, 1 mode_error, 2 axis_error, 3 length_error,
                           4 key_pending (a loaded key not yet taken by the core),
                           5 tag_match, 6 tag_mismatch (GCM decrypt, CMAC verify: the
@@ -20,7 +20,7 @@ first four bytes)::
                           needs a seed, 30:27 its words (SEED[0..n-1])
     0x0C  MODES       R   every mode the system runs (bit = Mode value: 7 OFB, 8 and 9 CFB,
                           10 and 11 CMAC generate and verify, 12 and 13 XTS encrypt and
-                          decrypt)
+                          decrypt, 14 and 15 CFB8, 16 and 17 CFB1 encrypt and decrypt)
     0x10  BLOCKS_IN   R   blocks into the core since start
     0x14  BLOCKS_OUT  R   blocks out of the core since start
     0x18  STARVED     R   clocks the core waited for input (input FIFO empty)
@@ -56,6 +56,12 @@ bytes) when it is partial, an empty message as one such block, and, verifying, t
 (TAG_BYTES of it) last.  Generating, the output is the tag alone (TAG_BYTES, ``tlast``);
 verifying, nothing: the verdict is STATUS.tag_match or tag_mismatch, the computed tag is
 never shown.
+
+CFB8 and CFB1 (SP 800-38A with s = 8 and 1): a segment a block.  The input stream holds one
+block per segment, the segment in its top bits (CFB8: byte 0; CFB1: bit 7 of byte 0), the
+other bits ignored; the output holds one block per segment likewise, the other bits zero.
+Every segment costs a block operation of the core (encrypting, one in flight), so the stream
+is never the narrow part.  A partial block raises ``length_error``.
 
 Key hygiene (as OpenTitan's AES promises): the key and IV registers are write-only;
 ``clear`` (and reset) zeroizes them and resets the accelerator (FIFOs, mode engine, core
@@ -179,7 +185,7 @@ class AcceleratorSystem(wiring.Component):
         with m.If(axil.w_en):
             with m.If(addr == CTRL):
                 m.d.sync += [start.eq(axil.w_data[0]), clear.eq(axil.w_data[1]),
-                             mode.as_value().eq(axil.w_data[4:8])]
+                             mode.as_value().eq(axil.w_data[4:4 + len(mode.as_value())])]
             with m.If(addr == KEY_LOAD):
                 m.d.sync += key_pending.eq(1)
             for i, w in enumerate(key_words):
