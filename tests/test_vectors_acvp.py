@@ -1,21 +1,23 @@
 """NIST ACVP JSON vector sets (cipherfab.vectors.acvp), built here with ``cryptography`` as the
-reference: AES ECB, CBC, OFB, CFB128, CTR, GCM, XTS and CCM read from an internalProjection and
-from a prompt with its expectedResults.json (also in the server's list wrapper), Monte-Carlo
-tests, internal-IV GCM groups and the CTR, XTS and CCM tests the system cannot run skipped with
-their reasons, every malformed file one line; then ``cipherfab sim`` on the core (ECB, CBC)
-and through the system (GCM, OFB, CFB128, CTR, XTS, CCM), where one changed byte fails the run
-with exit 1 naming the record."""
+reference: AES ECB, CBC, OFB, CFB128, CFB8, CFB1, CTR, GCM, XTS and CCM read from an
+internalProjection and from a prompt with its expectedResults.json (also in the server's list
+wrapper), OFB and CFB Monte-Carlo tests a record per outer iteration that chain through
+monte_carlo.check_record (ECB and CBC ones, internal-IV GCM groups and the CTR, XTS and CCM
+tests the system cannot run skipped with their reasons), every malformed file one line; then
+``cipherfab sim`` on the core (ECB, CBC) and through the system (GCM, OFB, CFB128, CFB8, CFB1,
+CTR, XTS, CCM), where one changed byte fails the run with exit 1 naming the record."""
 
 import copy
 import json
 
 import pytest
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
+from cryptography.hazmat.decrepit.ciphers.modes import CFB, CFB8, OFB
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from cipherfab.cli import main
 from cipherfab.errors import CipherfabError
+from cipherfab.host.monte_carlo import check_record
 from cipherfab.vectors import ReferenceEngine, exit_code, run_files
 from cipherfab.vectors.acvp import BITS_SKIP, INTERNAL_IV_SKIP, MCT_SKIP, parse_acvp
 from cipherfab.vectors.gcm import read_gcm, run_gcm_files
@@ -39,13 +41,75 @@ def _aes(key, mode, data, decrypt=False):
     return op.update(data) + op.finalize()
 
 
+#: the segment bits of each mode's Monte-Carlo tests
+SEGMENT = {"OFB": 128, "CFB128": 128, "CFB8": 8, "CFB1": 1}
+
+
+def stepper(mode: str):
+    """A Monte-Carlo inner loop in software over ``cryptography``'s AES-ECB, as
+    ``monte_carlo.check_record`` calls it: chain = IV; for each input x, o = E(chain); OFB:
+    chain = o, y = x ^ o; CFB-s: y = x ^ (o's top s bits), chain shifted s with the
+    ciphertext segment in."""
+    s = SEGMENT[mode]
+
+    def run(key, decrypt, iv, first, count, next_input):
+        ecb = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+        chain, x, outputs = int.from_bytes(iv, "big"), first, []
+        for j in range(count):
+            o = int.from_bytes(ecb.update(chain.to_bytes(16, "big")), "big")
+            y = x ^ (o >> (128 - s))
+            chain = o if mode == "OFB" else ((chain << s) | (x if decrypt else y)) % (1 << 128)
+            outputs.append(y)
+            if j < count - 1:
+                x = next_input(j, outputs)
+        return outputs
+    return run
+
+
+def _segment_hex(v: int, s: int) -> str:
+    return _hex(bytes([v << 7]) if s == 1 else v.to_bytes(s // 8, "big"))
+
+
+def mct_results(mode: str, decrypt: bool, key: bytes, iv: bytes, x: int, n: int) -> list:
+    """``n`` outer iterations of AESAVS 6.4 in software, as ACVP's resultsArray: 1000 inner
+    ones from (key, iv, first input x), input j + 1 the IV's segment j while there is one, then
+    output j - 128/s; the next key XORs the last key bits of the outputs, the next IV their last
+    128 bits, the next first input output 999 - 128/s."""
+    s, out = SEGMENT[mode], []
+    for _ in range(n):
+        per, v = 128 // s, int.from_bytes(iv, "big")
+        ys = stepper(mode)(key, decrypt, iv, x, 1000, lambda j, ys: (
+            v >> (128 - s * (j + 1)) & ((1 << s) - 1) if j < per else ys[j - per]))
+        given, answer = _segment_hex(x, s), _segment_hex(ys[-1], s)
+        out.append({"key": _hex(key), "iv": _hex(iv), "pt": answer if decrypt else given,
+                    "ct": given if decrypt else answer})
+        tail = 0
+        for y in ys:
+            tail = tail << s | y
+        k = 8 * len(key)
+        key = (int.from_bytes(key, "big") ^ tail % (1 << k)).to_bytes(len(key), "big")
+        iv, x = (tail % (1 << 128)).to_bytes(16, "big"), ys[-1 - per]
+    return out
+
+
+def mct_test(mode: str, tc: int, decrypt: bool, key: bytes, n: int = 3) -> dict:
+    """An MCT test as the internalProjection has it: the first iteration's key, iv and input,
+    and the resultsArray of ``n`` iterations."""
+    first = int.from_bytes(_bytes(tc + 1, 16), "big") >> (128 - SEGMENT[mode])
+    results = mct_results(mode, decrypt, key, _bytes(tc, 16), first, n)
+    given = "ct" if decrypt else "pt"
+    return {"tcId": tc, "key": results[0]["key"], "iv": results[0]["iv"],
+            given: results[0][given], "resultsArray": results}
+
+
 def vector_set(alg: str, groups: list) -> dict:
     return {"vsId": 7, "algorithm": alg, "revision": "1.0", "isSample": False, "testGroups": groups}
 
 
 def block_set(mode: str) -> dict:
     """An internalProjection of ``mode``: two encrypt tests (AES-128), two 3-block decrypt
-    tests (AES-128), two AES-256 tests (another key size on a 128-bit core), one MCT test."""
+    tests (AES-128), two AES-256 tests (another key size on a 128-bit core), one MCT test
+    (OFB, CFB128: two outer iterations; ECB, CBC: skipped)."""
     groups, tc = [], 0
     for tg, (direction, bits, blocks) in enumerate(
             [("encrypt", 128, 1), ("decrypt", 128, 3), ("encrypt", 256, 2)], 1):
@@ -62,6 +126,8 @@ def block_set(mode: str) -> dict:
                        "direction": direction, "keyLen": bits, "tests": tests})
     key, pt, ct = (_hex(_bytes(i, 16)) for i in (1, 2, 3))
     mct = {"tcId": tc + 1, "key": key, "pt": pt, "resultsArray": [{"key": key, "pt": pt, "ct": ct}]}
+    if mode in SEGMENT:                              # OFB, CFB128: two outer iterations
+        mct = mct_test(mode, tc + 1, False, _bytes(1, 16), 2)
     groups.append({"tgId": 4, "testType": "MCT", "direction": "encrypt", "keyLen": 128,
                    "tests": [mct]})
     return vector_set(f"ACVP-AES-{mode}", groups)
@@ -159,8 +225,13 @@ def test_block_modes_read_alike_from_both_forms(tmp_path, mode, wrap):
     assert len(r.plaintext) == 3 and b"".join(r.ciphertext) == \
         _aes(r.key, MODES[mode](r.iv), b"".join(r.plaintext))
     assert (r.iv is None) == (mode == "ECB")
-    assert [(x.kind, x.skip) for x in records[-1:]] == [("mct", MCT_SKIP)]
-    assert sum(x.skip is None for x in records) == 6
+    if mode in ("ECB", "CBC"):
+        assert [(x.kind, x.skip) for x in records[-1:]] == [("mct", MCT_SKIP)]
+    else:
+        assert [(x.kind, x.skip, x.label) for x in records[-3:]] == \
+            [("mmt", None, "tcId 6, tgId 3 encrypt")] + \
+            [("mct", None, "tcId 7, tgId 4 encrypt tcId 7")] * 2
+    assert sum(x.skip is None for x in records) == (6 if mode in ("ECB", "CBC") else 8)
 
 
 def test_ecb_and_cbc_pass_on_the_reference_and_mct_is_skipped(tmp_path):
@@ -234,7 +305,8 @@ def _ecb():
 MALFORMED = [
     ("truncated", lambda: json.dumps(_ecb(), indent=2)[:200], "not valid JSON"),
     ("kw", lambda: {**_ecb(), "algorithm": "ACVP-AES-KW"},
-     "ACVP-AES-KW is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128, -CTR, -GCM, -XTS and -CCM are)"),
+     "ACVP-AES-KW is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128, -CFB8, -CFB1, -CTR, -GCM, "
+     "-XTS and -CCM are)"),
     ("no algorithm", lambda: {k: v for k, v in _ecb().items() if k != "algorithm"},
      "without an algorithm"),
     ("no groups", lambda: {**_ecb(), "testGroups": []}, "no test groups"),
@@ -348,6 +420,8 @@ def test_a_set_for_another_run_names_the_command(tmp_path, capsys):
     ctr = write(tmp_path / "ctr", "internalProjection.json", ctr_set())
     xts = write(tmp_path / "xts", "internalProjection.json", xts_set())
     ccm = write(tmp_path / "ccm", "internalProjection.json", ccm_set())
+    cfb8 = write(tmp_path / "cfb8", "internalProjection.json", segment_set("CFB8"))
+    cfb1 = write(tmp_path / "cfb1", "internalProjection.json", segment_set("CFB1"))
     for args, words in (
             (["--vectors", gcm], "ACVP-AES-GCM vector set, not ECB or CBC: run it with sim --mode gcm"),
             (["--mode", "ofb", "--vectors", cfb], "not OFB: run it with sim --mode cfb"),
@@ -358,7 +432,11 @@ def test_a_set_for_another_run_names_the_command(tmp_path, capsys):
             (["--mode", "ctr", "--vectors", ccm], "ACVP-AES-CCM vector set, not CTR: run it with sim --mode ccm"),
             (["--mode", "xts", "--vectors", ctr], "not XTS: run it with sim --mode ctr"),
             (["--mode", "ccm", "--vectors", xts], "not CCM: run it with sim --mode xts"),
-            (["--mode", "gcm", "--vectors", ccm], "not GCM: run it with sim --mode ccm")):
+            (["--mode", "gcm", "--vectors", ccm], "not GCM: run it with sim --mode ccm"),
+            (["--mode", "cfb", "--vectors", cfb8], "ACVP-AES-CFB8 vector set, not CFB128: run it with "
+                                                   "sim --mode cfb8"),
+            (["--mode", "cfb8", "--vectors", cfb1], "not CFB8: run it with sim --mode cfb1"),
+            (["--vectors", cfb1], "not ECB or CBC: run it with sim --mode cfb1")):
         assert main(["sim", *CORE, *map(str, args)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
@@ -407,12 +485,12 @@ def test_sim_runs_ofb_and_cfb_through_the_system(tmp_path, capsys, mode, flag):
     projection, prompt = both_forms(tmp_path, block_set(mode))
     assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection), str(prompt)]) == 0
     out = capsys.readouterr().out
-    assert f"{projection}: 4 passed, 0 failed, 3 skipped (256-bit keys (the core takes 128); " \
-           f"{MCT_SKIP})" in out
+    for f in (projection, prompt):                    # 4 tests, 2 Monte-Carlo iterations
+        assert f"{f}: 6 passed, 0 failed, 2 skipped (256-bit keys (the core takes 128))\n" in out
     _change_byte(projection, 4, "pt")                 # a decrypt test's answer
     assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection)]) == 1
     out = capsys.readouterr().out
-    assert "3 passed, 1 failed" in out
+    assert "5 passed, 1 failed" in out
     at = f"{projection} line {line_of(projection, 4)}"
     assert f"first failure: {at} (tcId 4, tgId 2 decrypt)" in out
 
@@ -713,3 +791,188 @@ def test_a_malformed_ctr_xts_or_ccm_set_is_one_line(tmp_path, capsys, build, mod
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in err, err
     if tc is not None:
         assert f"{f} line {line_of(f, tc)}: " in lines[0], lines[0]
+
+
+# --- CFB8, CFB1 and the Monte-Carlo tests (through the system: sim --mode cfb8|cfb1|ofb|cfb) ---
+
+def _cfb_segments(mode: str, key: bytes, iv: bytes, data: bytes, bits: int,
+                  decrypt: bool = False) -> bytes:
+    """CFB8 by ``cryptography``; CFB1 by the stepper, a bit at a time (``bits`` of ``data``,
+    most significant first, packed the same way)."""
+    if mode == "CFB8":
+        return _aes(key, CFB8(iv), data, decrypt)
+    xs = [data[i // 8] >> (7 - i % 8) & 1 for i in range(bits)]
+    ys = stepper("CFB1")(key, decrypt, iv, xs[0], bits, lambda j, ys: xs[j + 1])
+    return (int("".join(map(str, ys)), 2) << (-bits % 8)).to_bytes(-(-bits // 8), "big")
+
+
+def segment_set(mode: str) -> dict:
+    """ACVP-AES-CFB8 or -CFB1 1.0 as the server writes it: an encrypt group (one segment; 16
+    bytes, 13 bits), a decrypt MMT group (3 and 32 bytes; 7 and 20 bits), an AES-256 group, and
+    an encrypt and a decrypt MCT group of 3 outer iterations each (CFB1's tests carry their
+    payloadLen in bits)."""
+    cfb1 = mode == "CFB1"
+    shapes = [("encrypt", 128, "GFSBox", [1, 13] if cfb1 else [8, 128]),
+              ("decrypt", 128, "MMT", [7, 20] if cfb1 else [24, 256]),
+              ("encrypt", 256, "MMT", [9] if cfb1 else [40])]
+    groups, tc = [], 0
+    for tg, (direction, key_bits, kind, sizes) in enumerate(shapes, 1):
+        tests = []
+        for bits in sizes:
+            tc += 1
+            key, iv, pt = _bytes(tc, key_bits // 8), _bytes(100 + tc, 16), _masked(_bytes(200 + tc, 64), bits)
+            t = {"tcId": tc, "payloadLen": bits, "iv": _hex(iv), "pt": _hex(pt), "key": _hex(key),
+                 "ct": _hex(_cfb_segments(mode, key, iv, pt, bits))}
+            tests.append(t if cfb1 else {k: v for k, v in t.items() if k != "payloadLen"})
+        groups.append({"tgId": tg, "internalTestType": kind, "testType": "AFT", "direction": direction,
+                       "keyLen": key_bits, "tests": tests})
+    for tg, direction in ((4, "encrypt"), (5, "decrypt")):
+        tc += 1
+        t = mct_test(mode, tc, direction == "decrypt", _bytes(tc, 16))
+        groups.append({"tgId": tg, "internalTestType": "MCT", "testType": "MCT", "direction": direction,
+                       "keyLen": 128, "tests": [{**t, "payloadLen": 1} if cfb1 else t]})
+    return vector_set(f"ACVP-AES-{mode}", groups)
+
+
+@pytest.mark.parametrize("mode", ["CFB8", "CFB1"])
+def test_cfb8_and_cfb1_read_alike_from_both_forms(tmp_path, mode):
+    projection, prompt = both_forms(tmp_path, segment_set(mode))
+    records = parse_acvp(projection)
+    assert unplaced(records) == unplaced(parse_acvp(prompt))
+    bits = [1, 13, 7, 20, 9] if mode == "CFB1" else [None] * 5
+    assert [(r.kind, r.count, r.bits, r.decrypt) for r in records[:5]] == [
+        ("kat", 1, bits[0], False), ("mmt", 2, bits[1], False), ("mmt", 3, bits[2], True),
+        ("mmt", 4, bits[3], True), ("mmt", 5, bits[4], False)]
+    for r in records[:5]:                            # one message each, as the CAVP reader's
+        assert r.mode == mode and len(r.plaintext) == len(r.ciphertext) == 1, r.label
+        src, want = (r.ciphertext, r.plaintext) if r.decrypt else (r.plaintext, r.ciphertext)
+        assert _cfb_segments(mode, r.key, r.iv, src[0], r.bits or 8 * len(src[0]), r.decrypt) == want[0]
+    r = records[1]
+    assert len(r.plaintext[0]) == (2 if mode == "CFB1" else 16) and r.label == "tcId 2, tgId 1 encrypt"
+    if mode == "CFB1":                               # 13 bits in 2 bytes, the last 3 bits 0
+        assert r.plaintext[0][-1] & 7 == 0 and r.ciphertext[0][-1] & 7 == 0
+    mct = records[5:]
+    assert [(r.kind, r.section, r.count, r.bits) for r in mct] == \
+        [("mct", "tgId 4 encrypt tcId 6", 6, bits[0])] * 3 + [("mct", "tgId 5 decrypt tcId 7", 7, bits[0])] * 3
+    assert {r.where for r in mct[:3]} == {f"{projection} line {line_of(projection, 6)}"}
+    assert all(len(r.plaintext[0]) == len(r.ciphertext[0]) == 1 and r.iv and r.skip is None for r in mct)
+
+
+def _mct_checks(records, mode: str) -> list:
+    """``monte_carlo.check_record`` of every Monte-Carlo record, each with the one after it,
+    through the software stepper."""
+    return [check_record(r, nxt, stepper(mode), SEGMENT[mode], 128)
+            for r, nxt in zip(records, records[1:] + [None]) if r.kind == "mct"]
+
+
+def _flip(text: str) -> str:
+    """Hex with its first bit changed (CFB1's one bit too)."""
+    return f"{int(text[0], 16) ^ 8:X}{text[1:]}"
+
+
+@pytest.mark.parametrize("mode", ["OFB", "CFB128", "CFB8", "CFB1"])
+def test_monte_carlo_iterations_chain_through_check_record(tmp_path, mode):
+    vs = segment_set(mode) if mode in ("CFB8", "CFB1") else block_set(mode)
+    n = sum(len(t["resultsArray"]) for g in vs["testGroups"] if g["testType"] == "MCT" for t in g["tests"])
+    for f in both_forms(tmp_path, vs):
+        assert _mct_checks(parse_acvp(f), mode) == [(True, "")] * n
+    results = vs["testGroups"][3]["tests"][0]["resultsArray"]       # the encrypt MCT test
+    results[1]["ct"] = _flip(results[1]["ct"])                      # its answer: that one fails
+    checks = _mct_checks(parse_acvp(write(tmp_path, "ct.json", vs)), mode)
+    assert [ok for ok, _ in checks] == [True, False] + [True] * (n - 2)
+    assert checks[1][1].startswith("output 1000: ")
+    results[1]["ct"] = _flip(results[1]["ct"])
+    results[1]["iv"] = _flip(results[1]["iv"])       # the IV the first one derives: both fail
+    checks = _mct_checks(parse_acvp(write(tmp_path, "iv.json", vs)), mode)
+    assert [ok for ok, _ in checks] == [False, False] + [True] * (n - 2)
+    assert checks[0][1].startswith("KEY, IV and input derived for the next record (line ")
+
+
+def _set_path(vs: dict, where: tuple, name: str, value) -> dict:
+    """``_set_field``, or (``resultsArray[i].name``) a field of an outer iteration."""
+    if name.startswith("resultsArray["):
+        i, name = name.removeprefix("resultsArray[").split("].")
+        where = where + (int(i),)
+    if len(where) == 3:
+        target = vs["testGroups"][where[0]]["tests"][where[1]]["resultsArray"][where[2]]
+        if value is None:
+            del target[name]
+        else:
+            target[name] = value
+        return vs
+    return _set_field(vs, where, name, value)
+
+
+SEGMENT_CASES = [   # (mode, (group, test), field, value, words, tcId of the line or None)
+    ("CFB1", (0, 1), "pt", "00", "tgId 1, tcId 2: pt has 2 hex digits, but 13 bits take 4", 2),
+    ("CFB1", (1, 0), "ct", "0000", "tgId 2, tcId 3: ct has 4 hex digits, but 7 bits take 2", 3),
+    ("CFB1", (0, 1), "payloadLen", None, "tgId 1, tcId 2: no payloadLen", 2),
+    ("CFB1", (0, 1), "payloadLen", 0, "payloadLen is 0 (a CFB1 message has 1 bit or more)", 2),
+    ("CFB1", (3, 0), "resultsArray[1].pt", "8000", "tgId 4, tcId 6, resultsArray[1]: pt has 4 hex "
+                                                  "digits, but 1 bit takes 2", 6),
+    ("CFB1", (4, 0), "resultsArray[2].key", "00" * 24, "resultsArray[2]: key has 192 bits, its "
+                                                      "group's keyLen is 128", 7),
+    ("CFB1", (3, 0), "iv", "00" * 16, "tgId 4, tcId 6: iv is not the iv of resultsArray[0] (the first "
+                                      "outer iteration)", 6),
+    ("CFB8", (0, 1), "ct", "00" * 15, "tgId 1, tcId 2: pt is 16 bytes, ct 15", 2),
+    ("CFB8", (0, 0), "iv", "00" * 8, "iv is 8 bytes, not one 16-byte block", 1),
+    ("CFB8", (0, 0), "pt", "", "tgId 1, tcId 1: pt is empty", 1),
+    ("CFB8", (3, 0), "resultsArray", None, "tgId 4, tcId 6: no resultsArray", 6),
+    ("CFB8", (3, 0), "resultsArray", [], "resultsArray is not a list of outer iterations", 6),
+    ("CFB8", (3, 0), "resultsArray", [5], "resultsArray[0] is not a JSON object", 6),
+    ("CFB8", (4, 0), "resultsArray[1].iv", None, "tgId 5, tcId 7, resultsArray[1]: no iv", 7),
+    ("CFB8", (3, 0), "resultsArray[0].ct", "0000", "resultsArray[0]: ct is 2 bytes, not one byte "
+                                                  "(a CFB8 segment)", 6),
+    ("CFB8", (4, 0), "ct", "00", "tgId 5, tcId 7: ct is not the ct of resultsArray[0]", 7),
+    ("CFB8", (3, None), "testType", "KAT", "tgId 4: testType 'KAT' (expected AFT or MCT)", None),
+    ("OFB", (3, 0), "resultsArray[1].pt", "00" * 8, "tgId 4, tcId 7, resultsArray[1]: pt is 8 bytes, "
+                                                   "not one 16-byte block", 7),
+    ("CFB128", (3, 0), "resultsArray[0].iv", None, "tgId 4, tcId 7, resultsArray[0]: no iv", 7),
+]
+
+
+@pytest.mark.parametrize("mode, where, name, value, words, tc", SEGMENT_CASES,
+                         ids=[f"{c[0]}-{c[2]}-{i}" for i, c in enumerate(SEGMENT_CASES)])
+def test_a_malformed_cfb_or_monte_carlo_test_is_one_line(tmp_path, mode, where, name, value, words, tc):
+    vs = segment_set(mode) if mode in ("CFB8", "CFB1") else block_set(mode)
+    f = write(tmp_path, "internalProjection.json", _set_path(vs, where, name, value))
+    text = _one_line_error(f)
+    assert words in text, text
+    if tc is not None:
+        assert text.startswith(f"{f} line {line_of(f, tc)}: "), text
+
+
+def test_a_monte_carlo_answer_missing_from_the_pair_names_expected_results(tmp_path):
+    prompt, answers = split(segment_set("CFB8"))
+    exp = write(tmp_path, "expectedResults.json", answers)
+    answers["testGroups"][4]["tests"][0]["resultsArray"][2].pop("iv")
+    write(tmp_path, "expectedResults.json", answers)
+    with pytest.raises(CipherfabError) as e:          # the answers' file and line
+        parse_acvp(write(tmp_path, "prompt.json", prompt))
+    assert str(e.value) == f"{exp} line {line_of(exp, 7)}: tgId 5, tcId 7, resultsArray[2]: no iv"
+    del answers["testGroups"][3]["tests"][0]["resultsArray"]
+    write(tmp_path, "expectedResults.json", answers)
+    assert "tgId 4, tcId 6: no resultsArray (in the prompt or its expectedResults.json)" in \
+        _one_line_error(tmp_path / "prompt.json")
+
+
+@pytest.mark.parametrize("mode, flag", [("CFB8", "cfb8"), ("CFB1", "cfb1")])
+def test_sim_runs_cfb8_and_cfb1_through_the_system(tmp_path, capsys, mode, flag):
+    projection, prompt = both_forms(tmp_path, segment_set(mode))
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection), str(prompt)]) == 0
+    out = capsys.readouterr().out
+    for f in (projection, prompt):                    # 4 tests, 6 Monte-Carlo iterations
+        assert f"{f}: 10 passed, 0 failed, 1 skipped (256-bit keys (the core takes 128))\n" in out, out
+    _change_byte(projection, 4, "pt")                 # a decrypt test's answer
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(projection)]) == 1
+    out = capsys.readouterr().out
+    assert "9 passed, 1 failed" in out
+    assert f"first failure: {projection} line {line_of(projection, 4)} (tcId 4, tgId 2 decrypt)" in out
+    vs = segment_set(mode)
+    results = vs["testGroups"][3]["tests"][0]["resultsArray"]
+    results[2]["ct"] = _flip(results[2]["ct"])        # the last outer iteration's answer
+    f = write(tmp_path, "mct.json", vs)
+    assert main(["sim", *CORE, "--mode", flag, "--vectors", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "9 passed, 1 failed" in out
+    assert f"first failure: {f} line {line_of(f, 6)} (tcId 6, tgId 4 encrypt tcId 6): output 1000: " in out

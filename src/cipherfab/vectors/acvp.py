@@ -1,9 +1,9 @@
 """NIST ACVP JSON test vectors (usnistgov/ACVP-Server, ``gen-val/json-files/<ALGO>/``) for AES,
 read into the records the existing runs take: ECB and CBC as :class:`~.records.VectorRecord`
-for the core (``sim --vectors``), OFB, CFB128 and CTR likewise for the system (``sim --mode
-ofb|cfb|ctr``), GCM as :class:`~.gcm_record.GcmRecord` (``sim --mode gcm``), XTS as
-:class:`~.xts.XtsRecord` (``sim --mode xts``), CCM as :class:`~.ccm.CcmRecord` (``sim --mode
-ccm``).
+for the core (``sim --vectors``), OFB, CFB128, CFB8, CFB1 and CTR likewise for the system
+(``sim --mode ofb|cfb|cfb8|cfb1|ctr``), GCM as :class:`~.gcm_record.GcmRecord` (``sim --mode
+gcm``), XTS as :class:`~.xts.XtsRecord` (``sim --mode xts``), CCM as :class:`~.ccm.CcmRecord`
+(``sim --mode ccm``).
 
 Layout: a vector set ``{"vsId", "algorithm": "ACVP-AES-GCM", "revision", "testGroups": [...]}``,
 or a JSON list whose element with ``testGroups`` is the vector set.  A group has ``tgId``,
@@ -12,13 +12,26 @@ or a JSON list whose element with ``testGroups`` is the vector set.  A group has
 each of its ``tests`` a ``tcId`` and hex ``key``, ``iv``, ``pt``, ``ct`` (for GCM also
 ``aad``, ``tag``).  CTR (1.0): ``iv`` is the initial counter block, ``payloadLen`` (bits) is
 the test's; the group's ``incremental`` false counts down, ``ivGenMode`` internal lets the
-implementation make the counter.  XTS (1.0, 2.0): ``key`` is K1 then K2 (twice ``keyLen``),
-the group's ``tweakMode`` hex (a 16-byte ``tweakValue``) or number (``sequenceNumber``, the
-tweak its 16 little-endian bytes), ``payloadLen`` (the group's in 1.0, the test's in 2.0)
-and in 2.0 ``dataUnitLen``: a payload of several data units, their tweaks counting up.
-CCM (1.0): ``iv`` is the nonce, ``ct`` the ciphertext then the tag, the group's ``ivLen``,
-``payloadLen``, ``aadLen``, ``tagLen``.  Lengths are in bits; a value not whole bytes is
-hex of the bytes that hold it.
+implementation make the counter.  CFB8 and CFB1 (1.0): a test's ``pt`` and ``ct`` are one
+message (one record, not cut into blocks); CFB1's ``payloadLen`` (the test's) is its bits,
+the hex the bytes that hold them most significant bit first (``"C0"`` and 2 bits: 1, 1), bits
+past the length ignored (ACVP writes them 0).  XTS (1.0, 2.0): ``key`` is K1 then K2 (twice
+``keyLen``), the group's ``tweakMode`` hex (a 16-byte ``tweakValue``) or number
+(``sequenceNumber``, the tweak its 16 little-endian bytes), ``payloadLen`` (the group's in
+1.0, the test's in 2.0) and in 2.0 ``dataUnitLen``: a payload of several data units, their
+tweaks counting up.  CCM (1.0): ``iv`` is the nonce, ``ct`` the ciphertext then the tag, the
+group's ``ivLen``, ``payloadLen``, ``aadLen``, ``tagLen``.  Lengths are in bits; a value not
+whole bytes is hex of the bytes that hold it.
+
+Monte-Carlo tests (MCT) of OFB, CFB128, CFB8 and CFB1 follow AESAVS 6.4 (the ACVP AES
+specification's "Monte Carlo Test - OFB" and "- CFB1/CFB8/CFB128"): a test gives the first
+outer iteration's ``key``, ``iv`` and input (``pt`` encrypting, ``ct`` decrypting) and its
+``resultsArray`` every outer iteration's ``key``, ``iv``, ``pt`` and ``ct`` (100 of them; in
+a prompt's pair only expectedResults.json has it).  Each iteration is a ``kind="mct"``
+record of one segment (a block; CFB8 a byte; CFB1 a bit, ``bits`` 1), in order, the test's
+own ``section`` (``tgId 31 encrypt tcId 2139``) so that each one's derived KEY, IV and
+input are checked against the next (:mod:`cipherfab.host.monte_carlo`).  ECB and CBC MCTs
+run on the core from CAVP files, not from ACVP ones.
 
 Two forms.  ``internalProjection.json`` holds inputs and answers together; a GCM or CCM
 decrypt test whose ``testPassed`` is false has a tag that must be refused.  ``prompt.json``
@@ -27,13 +40,13 @@ holds the inputs and ``expectedResults.json``, in the same folder, the answers b
 the prompt and both are read; an answers file named alone, or a prompt without its answers
 beside it, is refused.
 
-Skipped with the reason, never passed: Monte-Carlo tests (MCT: not run from ACVP files),
-GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to give),
-CTR counter tests (testType CTR) and CTR tests without a counter block, multi-block CTR
-payloads whose counter counts down, empty CTR payloads, payloads and lengths that are not
-whole bytes (the system takes bytes), XTS data units under 16 bytes and keys of two equal
-halves.  Anything else wrong is one line naming the file, the line of the tcId or tgId, and
-the problem.
+Skipped with the reason, never passed: ECB and CBC Monte-Carlo tests (MCT: not run from ACVP
+files), GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to
+give), CTR counter tests (testType CTR) and CTR tests without a counter block, multi-block
+CTR payloads whose counter counts down, empty CTR payloads, payloads and lengths that are not
+whole bytes (the system takes bytes; CFB1's bits are run), XTS data units under 16 bytes and
+keys of two equal halves.  Anything else wrong is one line naming the file, the line of the
+tcId or tgId, and the problem.
 """
 
 from __future__ import annotations
@@ -52,13 +65,17 @@ __all__ = ["parse_acvp", "acvp_algorithm", "acvp_cipher_named", "ACVP_MODES"]
 
 #: the ACVP algorithms read, and the mode each one is
 ACVP_MODES = {"ACVP-AES-ECB": "ECB", "ACVP-AES-CBC": "CBC", "ACVP-AES-OFB": "OFB",
-              "ACVP-AES-CFB128": "CFB128", "ACVP-AES-CTR": "CTR", "ACVP-AES-GCM": "GCM",
-              "ACVP-AES-XTS": "XTS", "ACVP-AES-CCM": "CCM"}
+              "ACVP-AES-CFB128": "CFB128", "ACVP-AES-CFB8": "CFB8", "ACVP-AES-CFB1": "CFB1",
+              "ACVP-AES-CTR": "CTR", "ACVP-AES-GCM": "GCM", "ACVP-AES-XTS": "XTS",
+              "ACVP-AES-CCM": "CCM"}
 #: the command each mode's vector sets run with
 _RUN_WITH = {"ECB": "sim --vectors", "CBC": "sim --vectors", "OFB": "sim --mode ofb",
-             "CFB128": "sim --mode cfb", "CTR": "sim --mode ctr", "GCM": "sim --mode gcm",
-             "XTS": "sim --mode xts", "CCM": "sim --mode ccm"}
-MCT_SKIP = "Monte-Carlo tests (MCT: not run from ACVP files)"
+             "CFB128": "sim --mode cfb", "CFB8": "sim --mode cfb8", "CFB1": "sim --mode cfb1",
+             "CTR": "sim --mode ctr", "GCM": "sim --mode gcm", "XTS": "sim --mode xts",
+             "CCM": "sim --mode ccm"}
+#: the segment of each mode's Monte-Carlo tests read into records (AESAVS 6.4), in bits
+_MCT_SEGMENT = {"OFB": 128, "CFB128": 128, "CFB8": 8, "CFB1": 1}
+MCT_SKIP = "ECB and CBC Monte-Carlo tests (MCT: not run from ACVP files)"
 INTERNAL_IV_SKIP = "GCM tests whose IV the implementation makes (ivGen internal: no IV to give)"
 BITS_SKIP = "GCM lengths that are not whole bytes (the system takes bytes)"
 PAYLOAD_BITS_SKIP = "payloads that are not whole bytes (the system takes bytes)"
@@ -140,10 +157,11 @@ class _Test:
     path: str
     line: int
     paired: bool
+    item: str = ""                # ", resultsArray[3]": one outer iteration of an MCT test
 
     def bad(self, name: str | None, problem: str):
         path, line = self.origin.get(name, (self.path, self.line))
-        return fail(path, line, f"tgId {self.tg}, tcId {self.tc}: {problem}")
+        return fail(path, line, f"tgId {self.tg}, tcId {self.tc}{self.item}: {problem}")
 
     def missing(self, name: str):
         return self.bad(None, f"no {name}" + (" (in the prompt or its expectedResults.json)"
@@ -236,7 +254,7 @@ def _mode(f: _File, modes) -> str:
     mode = ACVP_MODES.get(alg)
     if mode is None:
         raise fail(f.path, None, f"{alg} is not supported (ACVP-AES-ECB, -CBC, -OFB, -CFB128, "
-                                 f"-CTR, -GCM, -XTS and -CCM are)")
+                                 f"-CFB8, -CFB1, -CTR, -GCM, -XTS and -CCM are)")
     if modes is not None and mode not in modes:
         raise fail(f.path, None, f"an {alg} vector set, not {' or '.join(modes)}: run it with "
                                  f"{_RUN_WITH[mode]}")
@@ -333,28 +351,121 @@ def _blocks(t: _Test, name: str) -> list[bytes]:
     return [data[i:i + _BLOCK] for i in range(0, len(data), _BLOCK)]
 
 
+def _iv(t: _Test) -> bytes:
+    iv = t.hex("iv")
+    if len(iv) != _BLOCK:
+        raise t.bad("iv", f"iv is {len(iv)} bytes, not one {_BLOCK}-byte block")
+    return iv
+
+
+def _common(t: _Test, g: _Group, mode: str, key: bytes, section: str | None = None) -> dict:
+    return dict(mode=mode, decrypt=g.direction == "decrypt", key=key, file=t.path, line=t.line,
+                count=t.tc, section=section or f"tgId {g.tg} {g.direction}", format="acvp",
+                cipher_named="AES")
+
+
 def _block_record(t: _Test, g: _Group, mode: str) -> VectorRecord:
-    """An ECB, CBC, OFB or CFB128 test; a Monte-Carlo one carries its skip reason."""
+    """An ECB, CBC, OFB or CFB128 test; an ECB or CBC Monte-Carlo one carries its skip
+    reason."""
     decrypt = g.direction == "decrypt"
-    common = dict(mode=mode, decrypt=decrypt, key=_key(t, g), file=t.path, line=t.line,
-                  count=t.tc, section=f"tgId {g.tg} {g.direction}", format="acvp",
-                  cipher_named="AES")
+    common = _common(t, g, mode, _key(t, g))
     if g.test_type == "MCT":
         seed = _blocks(t, "ct" if decrypt else "pt")[:1]
         return VectorRecord(kind="mct", iv=None, plaintext=seed, ciphertext=seed, skip=MCT_SKIP,
                             **common)
     if g.test_type != "AFT":
         raise g.bad(f"testType {g.test_type!r} (expected AFT or MCT)")
-    iv = None
-    if mode != "ECB":
-        iv = t.hex("iv")
-        if len(iv) != _BLOCK:
-            raise t.bad("iv", f"iv is {len(iv)} bytes, not one {_BLOCK}-byte block")
+    iv = None if mode == "ECB" else _iv(t)
     pt, ct = _blocks(t, "pt"), _blocks(t, "ct")
     if len(pt) != len(ct):
         raise t.bad("ct", f"pt has {len(pt)} blocks, ct {len(ct)}")
     kind = "mmt" if g.raw.get("internalTestType") == "MMT" or len(pt) > 1 else "kat"
     return VectorRecord(kind=kind, iv=iv, plaintext=pt, ciphertext=ct, **common)
+
+
+def _bit_text(t: _Test, name: str, bits: int) -> bytes:
+    """CFB1's ``name``: the bytes that hold ``bits`` bits, most significant first, the bits
+    past them cleared (ACVP writes them 0)."""
+    data = t.hex(name)
+    if len(data) != -(-bits // 8):
+        raise t.bad(name, f"{name} has {2 * len(data)} hex digits, but {bits} "
+                          f"{'bit takes' if bits == 1 else 'bits take'} {2 * -(-bits // 8)}")
+    return data[:-1] + bytes([data[-1] & (0xFF << (-bits % 8)) & 0xFF])
+
+
+def _segment_record(t: _Test, g: _Group, mode: str) -> VectorRecord:
+    """A CFB8 or CFB1 test: one message (CFB1: ``payloadLen`` bits, ``bits`` on the record);
+    an MMT (``internalTestType``) or one of more than one segment is ``mmt``."""
+    if g.test_type != "AFT":
+        raise g.bad(f"testType {g.test_type!r} (expected AFT or MCT)")
+    common, iv = _common(t, g, mode, _key(t, g)), _iv(t)
+    bits = _length(t, g, "payloadLen")
+    if mode == "CFB1":
+        if bits is None:
+            raise t.missing("payloadLen")
+        if not bits:
+            raise t.bad("payloadLen", "payloadLen is 0 (a CFB1 message has 1 bit or more)")
+        pt, ct = _bit_text(t, "pt", bits), _bit_text(t, "ct", bits)
+        segments = bits
+    else:
+        pt, ct = t.hex("pt"), t.hex("ct")
+        if len(pt) != len(ct):
+            raise t.bad("ct", f"pt is {len(pt)} bytes, ct {len(ct)}")
+        if bits is not None and bits != 8 * len(pt):
+            raise t.bad("pt", f"pt has {8 * len(pt)} bits, its payloadLen is {bits}")
+        segments, bits = len(pt), None
+    kind = "mmt" if g.raw.get("internalTestType") == "MMT" or segments > 1 else "kat"
+    return VectorRecord(kind=kind, iv=iv, plaintext=[pt], ciphertext=[ct], bits=bits, **common)
+
+
+def _iterations(t: _Test) -> list[_Test]:
+    """An MCT test's ``resultsArray``: each outer iteration as a test of its own (its fields'
+    file and line those of the resultsArray)."""
+    if "resultsArray" not in t.values:
+        raise t.missing("resultsArray")
+    results = t.values["resultsArray"]
+    if not isinstance(results, list) or not results:
+        raise t.bad("resultsArray", "resultsArray is not a list of outer iterations")
+    path, line = t.origin.get("resultsArray", (t.path, t.line))
+    out = []
+    for i, entry in enumerate(results):
+        if not isinstance(entry, dict):
+            raise t.bad("resultsArray", f"resultsArray[{i}] is not a JSON object")
+        out.append(_Test(t.tg, t.tc, entry, {k: (path, line) for k in entry}, path, line,
+                         False, f", resultsArray[{i}]"))
+    return out
+
+
+def _segment(it: _Test, name: str, mode: str) -> bytes:
+    """One segment of an outer iteration: a block, CFB8's byte, CFB1's bit (in a byte)."""
+    if mode == "CFB1":
+        return _bit_text(it, name, 1)
+    data, want = it.hex(name), _MCT_SEGMENT[mode] // 8
+    if len(data) != want:
+        raise it.bad(name, f"{name} is {len(data)} bytes, not one " +
+                           ("byte (a CFB8 segment)" if want == 1 else f"{want}-byte block"))
+    return data
+
+
+def _mct_records(t: _Test, g: _Group, mode: str) -> list[VectorRecord]:
+    """An OFB or CFB Monte-Carlo test: a record per outer iteration of its resultsArray, all
+    in the test's own section (AESAVS 6.4: each one's derived KEY, IV and first input are the
+    next one's); a first iteration the test gives must be the resultsArray's."""
+    decrypt, section = g.direction == "decrypt", f"tgId {g.tg} {g.direction} tcId {t.tc}"
+    records = []
+    for it in _iterations(t):
+        key, iv = _key(it, g), _iv(it)
+        pt, ct = _segment(it, "pt", mode), _segment(it, "ct", mode)
+        records.append(VectorRecord(kind="mct", iv=iv, plaintext=[pt], ciphertext=[ct],
+                                    bits=1 if mode == "CFB1" else None,
+                                    **_common(t, g, mode, key, section)))
+    first, given = records[0], "ct" if decrypt else "pt"
+    for name, have in (("key", first.key), ("iv", first.iv),
+                       (given, (first.ciphertext if decrypt else first.plaintext)[0])):
+        if name in t.values and (_segment(t, name, mode) if name == given else t.hex(name)) != have:
+            raise t.bad(name, f"{name} is not the {name} of resultsArray[0] (the first outer "
+                              f"iteration)")
+    return records
 
 
 _GCM_LENGTHS = {"iv": "ivLen", "aad": "aadLen", "pt": "payloadLen", "ct": "payloadLen",
@@ -540,13 +651,16 @@ def _ccm_record(t: _Test, g: _Group) -> CcmRecord:
 
 
 #: the record each mode's tests become (the others: _block_record)
-_RECORDS = {"CTR": _ctr_record, "GCM": _gcm_record, "XTS": _xts_record, "CCM": _ccm_record}
+_RECORDS = {"CTR": _ctr_record, "GCM": _gcm_record, "XTS": _xts_record, "CCM": _ccm_record,
+            "CFB8": lambda t, g: _segment_record(t, g, "CFB8"),
+            "CFB1": lambda t, g: _segment_record(t, g, "CFB1")}
 
 
 def parse_acvp(path, modes=None) -> list:
     """Every test of an ACVP vector set (an internalProjection, or a prompt with its
     expectedResults.json beside it), in file order: :class:`VectorRecord` for ECB, CBC, OFB,
-    CFB128 and CTR, :class:`GcmRecord` for GCM, :class:`~.xts.XtsRecord` for XTS,
+    CFB128, CFB8, CFB1 and CTR (an OFB or CFB Monte-Carlo test one per outer iteration),
+    :class:`GcmRecord` for GCM, :class:`~.xts.XtsRecord` for XTS,
     :class:`~.ccm.CcmRecord` for CCM.  ``modes``: the modes the caller runs (``("ECB", "CBC")``
     for a core, ``("OFB",)``, ``("GCM",)``, ``("XTS",)``); a set of another is refused,
     naming the command that runs it."""
@@ -558,7 +672,10 @@ def parse_acvp(path, modes=None) -> list:
     for g in _groups(f):
         for t in _tests(f, g, ans, index):
             build = _RECORDS.get(mode)
-            records.append(build(t, g) if build else _block_record(t, g, mode))
+            if mode in _MCT_SEGMENT and g.test_type == "MCT":
+                records.extend(_mct_records(t, g, mode))
+            else:
+                records.append(build(t, g) if build else _block_record(t, g, mode))
     if not records:
         raise fail(path, None, "no tests in its test groups")
     return records
