@@ -131,8 +131,9 @@ class Mode(enum.Enum, shape=5):
 
     @property
     def stream(self) -> bool:
-        """A message of any length (the last block may be partial)."""
-        return self in (Mode.CTR, Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT)
+        """A message of any length (the last block may be partial; CFB8 and CFB1, which the
+        engine keeps as CFB: a partial block still holds its segment in its first byte)."""
+        return self in (Mode.CTR, Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT) or bool(self.segment_bits)
 
     @property
     def direction(self) -> str:
@@ -225,8 +226,8 @@ class ModeEngine(wiring.Component):
         lo_bits = min(n, 32)                       # inc32 (GCM) and the counter's fast part
         lo_full = Signal()                         # counter[:lo_bits] is all ones
         with m.If(load):
-            m.d.sync += [mode.eq(mode_in), chain.eq(iv_in), counter.eq(iv_in),
-                         lo_full.eq(iv_in[:lo_bits] == (1 << lo_bits) - 1)]
+            m.d.sync += [mode.as_value()[:BASE_BITS].eq(_base(m, mode_in)), chain.eq(iv_in),
+                         counter.eq(iv_in), lo_full.eq(iv_in[:lo_bits] == (1 << lo_bits) - 1)]
         tweak_next, units = self._xts_units(m, mode_in, load)
 
         port = core.block_in                        # where the engine offers its blocks
@@ -249,7 +250,7 @@ class ModeEngine(wiring.Component):
                 m.d.comb += [x.eq(given ^ chain), pushed.eq(chain)]
             with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
                 m.d.comb += [x.eq(counter), pushed.eq(given)]
-            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT, *_SEGMENTED):
+            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT):
                 m.d.comb += [x.eq(chain), pushed.eq(given)]
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
@@ -303,10 +304,6 @@ class ModeEngine(wiring.Component):
         with m.If(accepted):
             with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
                 m.d.sync += chain.eq(given)
-            for md in (md for md in self.modes if md.segment_bits and not md.feedback):
-                # CFB decrypt with s-bit segments: the ciphertext segment in
-                with m.If(mode == md):
-                    m.d.sync += chain.eq(_shifted_in(chain, given, md.segment_bits))
             if units is not None:
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
@@ -327,15 +324,17 @@ class ModeEngine(wiring.Component):
                 m.d.sync += hi.eq(hi_next)
 
         # CFB with s-bit segments: the output's bits below the segment are zero (they would
-        # show keystream no segment uses); ``narrow[k]``: the mode's segment is under 2^k bits
-        result, narrow = Signal(n), Signal(2)
+        # show keystream no segment uses); ``narrow``: 01 CFB8, 11 CFB1, 00 any other mode,
+        # set with the mode, as ``seg_decrypt`` (CFB8 or CFB1 decrypt)
+        result, narrow, seg_decrypt = Signal(n), Signal(2), Signal()
         segmented = [md for md in self.modes if md.segment_bits]
         if segmented:
             with m.If(load):
-                m.d.sync += narrow.eq(0)
+                m.d.sync += [narrow.eq(0), seg_decrypt.eq(0)]
                 for md in segmented:
                     with m.If(mode_in == md):
-                        m.d.sync += narrow.eq(0b11 if md.segment_bits == 1 else 0b01)
+                        m.d.sync += [narrow.eq(0b11 if md.segment_bits == 1 else 0b01),
+                                     seg_decrypt.eq(not md.feedback)]
         out = core.block_out.payload ^ operand.r_data[:n]
         keep = Cat(*(~narrow[0] if i < n - 8 else (~narrow[1] if i < n - 1 else Const(1))
                      for i in range(n))) if segmented else Const((1 << n) - 1, n)
@@ -352,9 +351,11 @@ class ModeEngine(wiring.Component):
             m.d.sync += chain.eq(core.block_out.payload)
         with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
             m.d.sync += chain.eq(out)
-        for md in (md for md in segmented if md.feedback):  # its segment, shifted in
-            with m.If(taken & (mode == md)):
-                m.d.sync += chain.eq(_shifted_in(chain, out, md.segment_bits))
+        if segmented:   # the ciphertext segment shifted in: the one taken in (decrypting) or out
+            source = Mux(seg_decrypt, given, out)
+            with m.If(narrow[0] & Mux(seg_decrypt, accepted, taken)):
+                m.d.sync += chain.eq(Mux(narrow[1], _shifted_in(chain, source, 1),
+                                         _shifted_in(chain, source, 8)))
         m.d.sync += [in_flight.eq(next_in_flight), idle.eq(next_in_flight == 0)]
         return m
 
@@ -393,8 +394,22 @@ class ModeEngine(wiring.Component):
         return have & ~self.key.valid
 
 
-#: CFB with segments narrower than the block
-_SEGMENTED = (Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT, Mode.CFB1_ENCRYPT, Mode.CFB1_DECRYPT)
+#: the bits of the mode the engine keeps: CFB8 and CFB1 are kept as CFB (their segment in
+#: ``narrow``), so every mode it runs is under 16 and its mode register's top bit a constant 0
+#: (a five-bit mode in every decision cost the iterative lut system about 1,500 LUT4)
+BASE_BITS = 4
+
+
+def _base(m, mode_in) -> Value:
+    """The mode as the engine keeps it: CFB8 and CFB1 as CFB, any mode of 16 or over that
+    is not one of them as 15 (no mode: ``mode_error``)."""
+    base = Signal(BASE_BITS)
+    m.d.comb += base.eq(Mux(mode_in.as_value() < 1 << BASE_BITS, mode_in.as_value()[:BASE_BITS], 15))
+    for md in Mode:
+        if md.segment_bits:
+            with m.If(mode_in == md):
+                m.d.comb += base.eq((Mode.CFB_ENCRYPT if md.feedback else Mode.CFB_DECRYPT).value)
+    return base
 
 
 def _shifted_in(chain: Value, block: Value, s: int) -> Value:

@@ -241,9 +241,9 @@ def _gcm_line(book: ledger.Ledger, root: Path) -> str:
     states = _gcm_states(_gcm().gcm_points(), book, root, recorded=True)
     fresh = sum(s == "fresh" for s in states.values())
     return (f"The accelerator system's modes: {fresh} of {len(states)} core classes passed and "
-            f"fresh (128-bit classes: the CAVP GCM file, random GCM, CMAC, OFB, CFB and CCM "
-            f"messages, random XTS data units where the core has a key port; "
-            f"64-bit TDES classes: random OFB and CFB messages; see the summary).")
+            f"fresh (128-bit classes: the CAVP GCM file, random GCM, CMAC, OFB, CFB, CFB8, CFB1 "
+            f"and CCM messages, random XTS data units where the core has a key port; "
+            f"64-bit TDES classes: random OFB, CFB, CFB8 and CFB1 messages; see the summary).")
 
 
 def _update_readme(points, states, book: ledger.Ledger, root: Path | None = None) -> None:

@@ -61,7 +61,8 @@ CFB8 and CFB1 (SP 800-38A with s = 8 and 1): a segment a block.  The input strea
 block per segment, the segment in its top bits (CFB8: byte 0; CFB1: bit 7 of byte 0), the
 other bits ignored; the output holds one block per segment likewise, the other bits zero.
 Every segment costs a block operation of the core (encrypting, one in flight), so the stream
-is never the narrow part.  A partial block raises ``length_error``.
+is never the narrow part.  A partial last block is taken as a whole one (its first byte holds
+the segment).
 
 Key hygiene (as OpenTitan's AES promises): the key and IV registers are write-only;
 ``clear`` (and reset) zeroizes them and resets the accelerator (FIFOs, mode engine, core
