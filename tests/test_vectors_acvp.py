@@ -1,11 +1,12 @@
 """NIST ACVP JSON vector sets (cipherfab.vectors.acvp), built here with ``cryptography`` as the
 reference: AES ECB, CBC, OFB, CFB128, CFB8, CFB1, CTR, GCM, XTS and CCM read from an
 internalProjection and from a prompt with its expectedResults.json (also in the server's list
-wrapper), OFB and CFB Monte-Carlo tests a record per outer iteration that chain through
-monte_carlo.check_record (ECB and CBC ones, internal-IV GCM groups and the CTR, XTS and CCM
-tests the system cannot run skipped with their reasons), every malformed file one line; then
-``cipherfab sim`` on the core (ECB, CBC) and through the system (GCM, OFB, CFB128, CFB8, CFB1,
-CTR, XTS, CCM), where one changed byte fails the run with exit 1 naming the record."""
+wrapper), Monte-Carlo tests a record per outer iteration that chain (ECB and CBC, AESAVS's
+rules, through the runner's mct_check; OFB and CFB through monte_carlo.check_record),
+internal-IV GCM groups and the CTR, XTS and CCM tests the system cannot run skipped with their
+reasons, every malformed file one line; then ``cipherfab sim`` on the core (ECB, CBC) and
+through the system (GCM, OFB, CFB128, CFB8, CFB1, CTR, XTS, CCM), where one changed byte
+fails the run with exit 1 naming the record."""
 
 import copy
 import json
@@ -19,7 +20,7 @@ from cipherfab.cli import main
 from cipherfab.errors import CipherfabError
 from cipherfab.host.monte_carlo import check_record
 from cipherfab.vectors import ReferenceEngine, exit_code, run_files
-from cipherfab.vectors.acvp import BITS_SKIP, INTERNAL_IV_SKIP, MCT_SKIP, parse_acvp
+from cipherfab.vectors.acvp import BITS_SKIP, INTERNAL_IV_SKIP, parse_acvp
 from cipherfab.vectors.gcm import read_gcm, run_gcm_files
 from cipherfab.vectors.parsers import cipher_named, detect_format
 
@@ -92,14 +93,50 @@ def mct_results(mode: str, decrypt: bool, key: bytes, iv: bytes, x: int, n: int)
     return out
 
 
+def _xor(a: bytes, b: bytes) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+def block_mct_results(mode: str, decrypt: bool, key: bytes, iv: bytes, x: bytes, n: int) -> list:
+    """``n`` outer iterations of AESAVS's ECB or CBC Monte-Carlo test (the ACVP AES spec's
+    "Monte Carlo Test - ECB/CBC") over ``cryptography``'s AES-ECB, as ACVP's resultsArray:
+    1000 inner ones from (key, iv, first input x); ECB: input j + 1 is output j; CBC (each
+    block chained to the ciphertext before it, the IV first): input 1 is the IV, input j + 1
+    output j - 1; the next key XORs the last key bits of outputs 998 and 999, the next first
+    input is output 999 (ECB) or output 998 with the IV output 999 (CBC)."""
+    out = []
+    for _ in range(n):
+        c = Cipher(algorithms.AES(key), modes.ECB())
+        op, given, chain, ys = c.decryptor() if decrypt else c.encryptor(), x, iv, []
+        for j in range(1000):
+            if mode == "ECB":
+                y = op.update(x)
+            elif decrypt:                             # P = D(C) ^ C before; chain = C
+                y, chain = _xor(op.update(x), chain), x
+            else:                                     # C = E(P ^ C before); chain = C
+                y = chain = op.update(_xor(x, chain))
+            ys.append(y)
+            x = y if mode == "ECB" else iv if j == 0 else ys[j - 1]
+        entry = {"key": _hex(key), "pt": _hex(ys[-1] if decrypt else given),
+                 "ct": _hex(given if decrypt else ys[-1])}
+        out.append(entry if mode == "ECB" else {"key": entry["key"], "iv": _hex(iv), **entry})
+        key = _xor(key, (ys[-2] + ys[-1])[-len(key):])
+        iv, x = ys[-1], ys[-1] if mode == "ECB" else ys[-2]
+    return out
+
+
 def mct_test(mode: str, tc: int, decrypt: bool, key: bytes, n: int = 3) -> dict:
-    """An MCT test as the internalProjection has it: the first iteration's key, iv and input,
-    and the resultsArray of ``n`` iterations."""
-    first = int.from_bytes(_bytes(tc + 1, 16), "big") >> (128 - SEGMENT[mode])
-    results = mct_results(mode, decrypt, key, _bytes(tc, 16), first, n)
+    """An MCT test as the internalProjection has it: the first iteration's key, iv (not ECB)
+    and input, and the resultsArray of ``n`` iterations."""
+    if mode in ("ECB", "CBC"):
+        results = block_mct_results(mode, decrypt, key, _bytes(tc, 16), _bytes(tc + 1, 16), n)
+    else:
+        first = int.from_bytes(_bytes(tc + 1, 16), "big") >> (128 - SEGMENT[mode])
+        results = mct_results(mode, decrypt, key, _bytes(tc, 16), first, n)
     given = "ct" if decrypt else "pt"
-    return {"tcId": tc, "key": results[0]["key"], "iv": results[0]["iv"],
-            given: results[0][given], "resultsArray": results}
+    iv = {"iv": results[0]["iv"]} if mode != "ECB" else {}
+    return {"tcId": tc, "key": results[0]["key"], **iv, given: results[0][given],
+            "resultsArray": results}
 
 
 def vector_set(alg: str, groups: list) -> dict:
@@ -108,8 +145,8 @@ def vector_set(alg: str, groups: list) -> dict:
 
 def block_set(mode: str) -> dict:
     """An internalProjection of ``mode``: two encrypt tests (AES-128), two 3-block decrypt
-    tests (AES-128), two AES-256 tests (another key size on a 128-bit core), one MCT test
-    (OFB, CFB128: two outer iterations; ECB, CBC: skipped)."""
+    tests (AES-128), two AES-256 tests (another key size on a 128-bit core), one encrypt MCT
+    test of two outer iterations."""
     groups, tc = [], 0
     for tg, (direction, bits, blocks) in enumerate(
             [("encrypt", 128, 1), ("decrypt", 128, 3), ("encrypt", 256, 2)], 1):
@@ -124,10 +161,7 @@ def block_set(mode: str) -> dict:
             tests.append(t)
         groups.append({"tgId": tg, "testType": "AFT", "internalTestType": "AFT",
                        "direction": direction, "keyLen": bits, "tests": tests})
-    key, pt, ct = (_hex(_bytes(i, 16)) for i in (1, 2, 3))
-    mct = {"tcId": tc + 1, "key": key, "pt": pt, "resultsArray": [{"key": key, "pt": pt, "ct": ct}]}
-    if mode in SEGMENT:                              # OFB, CFB128: two outer iterations
-        mct = mct_test(mode, tc + 1, False, _bytes(1, 16), 2)
+    mct = mct_test(mode, tc + 1, False, _bytes(1, 16), 2)
     groups.append({"tgId": 4, "testType": "MCT", "direction": "encrypt", "keyLen": 128,
                    "tests": [mct]})
     return vector_set(f"ACVP-AES-{mode}", groups)
@@ -225,29 +259,80 @@ def test_block_modes_read_alike_from_both_forms(tmp_path, mode, wrap):
     assert len(r.plaintext) == 3 and b"".join(r.ciphertext) == \
         _aes(r.key, MODES[mode](r.iv), b"".join(r.plaintext))
     assert (r.iv is None) == (mode == "ECB")
-    if mode in ("ECB", "CBC"):
-        assert [(x.kind, x.skip) for x in records[-1:]] == [("mct", MCT_SKIP)]
-    else:
-        assert [(x.kind, x.skip, x.label) for x in records[-3:]] == \
-            [("mmt", None, "tcId 6, tgId 3 encrypt")] + \
-            [("mct", None, "tcId 7, tgId 4 encrypt tcId 7")] * 2
-    assert sum(x.skip is None for x in records) == (6 if mode in ("ECB", "CBC") else 8)
+    assert [(x.kind, x.skip, x.label, x.count, x.section) for x in records[-3:]] == \
+        [("mmt", None, "tcId 6, tgId 3 encrypt", 6, "tgId 3 encrypt")] + \
+        [("mct", None, "tcId 7, tgId 4 encrypt tcId 7", 7, "tgId 4 encrypt tcId 7")] * 2
+    assert all((x.iv is None) == (mode == "ECB") and len(x.plaintext[0]) == 16
+               for x in records[-2:])
+    assert sum(x.skip is None for x in records) == 8
 
 
-def test_ecb_and_cbc_pass_on_the_reference_and_mct_is_skipped(tmp_path):
+def test_ecb_and_cbc_pass_on_the_reference_with_their_monte_carlo_tests(tmp_path):
     files = [write(tmp_path / m, "internalProjection.json", block_set(m)) for m in ("ECB", "CBC")]
     assert [detect_format(f) for f in files] == ["acvp", "acvp"]
     assert cipher_named(files[0]) == "AES"
     reports = run_files(files, ReferenceEngine(128, "both"), other_key_sizes="skip")
-    for rep in reports:
-        assert (rep.passed, rep.failed, rep.skipped) == (4, 0, 3), rep.summary
-        assert f"1 x {MCT_SKIP}" in rep.skip_reasons
+    for rep in reports:                               # 4 tests, 2 Monte-Carlo iterations
+        assert (rep.passed, rep.failed, rep.skipped) == (6, 0, 2), rep.summary
+        assert rep.skip_reasons == ["2 x 256-bit keys, the core takes 128-bit keys"]
     bad = block_set("ECB")
     t = bad["testGroups"][0]["tests"][1]
     t["ct"] = ("0" if t["ct"][0] != "0" else "1") + t["ct"][1:]
     (rep,) = run_files([write(tmp_path, "bad.json", bad)], ReferenceEngine(128, "both"),
                        other_key_sizes="skip")
-    assert (rep.passed, rep.failed) == (3, 1) and "tcId 2, tgId 1 encrypt" in rep.first_failure
+    assert (rep.passed, rep.failed) == (5, 1) and "tcId 2, tgId 1 encrypt" in rep.first_failure
+
+
+def monte_carlo_set(mode: str) -> dict:
+    """ACVP-AES-ECB or -CBC with an encrypt and a decrypt MCT group (AES-128, 3 outer
+    iterations each) and an AES-256 decrypt one (tgIds 1, 2, 3; tcIds 1, 2, 3)."""
+    groups = []
+    shapes = [("encrypt", 128), ("decrypt", 128), ("decrypt", 256)]
+    for tc, (direction, bits) in enumerate(shapes, 1):
+        t = mct_test(mode, tc, direction == "decrypt", _bytes(10 + tc, bits // 8))
+        groups.append({"tgId": tc, "testType": "MCT", "internalTestType": "MCT",
+                       "direction": direction, "keyLen": bits, "tests": [t]})
+    return vector_set(f"ACVP-AES-{mode}", groups)
+
+
+def _run_reference(path, bits: int = 128):
+    (rep,) = run_files([path], ReferenceEngine(bits, "both"), other_key_sizes="skip")
+    return rep
+
+
+@pytest.mark.parametrize("mode", ["ECB", "CBC"])
+def test_ecb_and_cbc_monte_carlo_iterations_chain_on_the_reference(tmp_path, mode):
+    projection, prompt = both_forms(tmp_path, monte_carlo_set(mode))
+    records = parse_acvp(projection)
+    assert unplaced(records) == unplaced(parse_acvp(prompt))
+    assert [(r.kind, r.mode, r.decrypt, r.count, r.section) for r in records] == \
+        [("mct", mode, False, 1, "tgId 1 encrypt tcId 1")] * 3 + \
+        [("mct", mode, True, 2, "tgId 2 decrypt tcId 2")] * 3 + \
+        [("mct", mode, True, 3, "tgId 3 decrypt tcId 3")] * 3
+    assert all((r.iv is None) == (mode == "ECB") and len(r.ciphertext) == 1 for r in records)
+    for f in (projection, prompt):
+        rep = _run_reference(f)
+        assert (rep.passed, rep.failed, rep.skipped) == (6, 0, 3), rep.summary
+        rep = _run_reference(f, 256)
+        assert (rep.passed, rep.failed, rep.skipped) == (3, 0, 6), rep.summary
+    for tg in (0, 1):                                 # the encrypt test, then the decrypt one
+        vs = monte_carlo_set(mode)
+        results = vs["testGroups"][tg]["tests"][0]["resultsArray"]
+        answer = "pt" if tg else "ct"
+        results[1][answer] = _flip(results[1][answer])   # the middle one's answer: it fails
+        rep = _run_reference(write(tmp_path, f"answer{tg}.json", vs))
+        assert (rep.passed, rep.failed) == (5, 1), rep.summary
+        assert "(after 1000 iterations)" in rep.first_failure and \
+            f"tcId {tg + 1}, tgId {tg + 1} " in rep.first_failure
+        vs = monte_carlo_set(mode)
+        results = vs["testGroups"][tg]["tests"][0]["resultsArray"]
+        field = "key" if mode == "ECB" else "iv"
+        results[1][field] = _flip(results[1][field])     # what the first one derives: both fail
+        rep = _run_reference(write(tmp_path, f"{field}{tg}.json", vs))
+        assert (rep.passed, rep.failed) == (4, 2), rep.summary
+        derived = "KEY, input" if mode == "ECB" else "KEY, IV, input"
+        assert f"({derived} derived for the next record (line " in rep.first_failure, \
+            rep.first_failure
 
 
 def reference(key, decrypt, iv, aad, data, tag, tag_bytes):
@@ -457,13 +542,22 @@ def test_sim_runs_ecb_and_cbc_on_the_core(tmp_path, capsys):
     assert main(["sim", *CORE, "--vectors", str(ecb), str(cbc)]) == 0
     out = capsys.readouterr().out
     for f in (ecb, cbc):
-        assert f"{f}: 4 passed, 0 failed, 3 skipped (2 x 256-bit keys, the core takes " \
-               f"128-bit keys; 1 x {MCT_SKIP})" in out
+        assert f"{f}: 6 passed, 0 failed, 2 skipped (2 x 256-bit keys, the core takes " \
+               f"128-bit keys)\n" in out, out
     _change_byte(ecb, 3, "ct")
     assert main(["sim", *CORE, "--vectors", str(ecb)]) == 1
     out = capsys.readouterr().out
-    assert "3 passed, 1 failed" in out
+    assert "5 passed, 1 failed" in out
     assert f"FAILED {ecb} line {line_of(ecb, 3)}: tcId 3, tgId 2 decrypt" in out
+    vs = block_set("CBC")
+    results = vs["testGroups"][3]["tests"][0]["resultsArray"]
+    results[1]["ct"] = _flip(results[1]["ct"])        # the last outer iteration's answer
+    f = write(tmp_path, "mct.json", vs)
+    assert main(["sim", *CORE, "--vectors", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "5 passed, 1 failed" in out
+    assert f"FAILED {f} line {line_of(f, 7)}: tcId 7, tgId 4 encrypt tcId 7, encrypt (MCT CBC) " \
+           f"(after 1000 iterations)" in out, out
 
 
 def test_sim_runs_gcm_through_the_system(tmp_path, capsys):
@@ -928,6 +1022,14 @@ SEGMENT_CASES = [   # (mode, (group, test), field, value, words, tcId of the lin
     ("OFB", (3, 0), "resultsArray[1].pt", "00" * 8, "tgId 4, tcId 7, resultsArray[1]: pt is 8 bytes, "
                                                    "not one 16-byte block", 7),
     ("CFB128", (3, 0), "resultsArray[0].iv", None, "tgId 4, tcId 7, resultsArray[0]: no iv", 7),
+    ("CBC", (3, 0), "resultsArray[1].iv", None, "tgId 4, tcId 7, resultsArray[1]: no iv", 7),
+    ("CBC", (3, 0), "iv", "00" * 16, "tgId 4, tcId 7: iv is not the iv of resultsArray[0]", 7),
+    ("ECB", (3, 0), "resultsArray[1].ct", "00" * 8, "tgId 4, tcId 7, resultsArray[1]: ct is 8 bytes, "
+                                                   "not one 16-byte block", 7),
+    ("ECB", (3, 0), "resultsArray[0].key", "00" * 24, "resultsArray[0]: key has 192 bits, its "
+                                                     "group's keyLen is 128", 7),
+    ("ECB", (3, 0), "pt", "00" * 16, "tgId 4, tcId 7: pt is not the pt of resultsArray[0]", 7),
+    ("ECB", (3, 0), "resultsArray", None, "tgId 4, tcId 7: no resultsArray", 7),
 ]
 
 

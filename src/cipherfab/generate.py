@@ -129,6 +129,10 @@ def register(subparsers) -> None:
     p.add_argument("--fifo-depth", type=integer, default=None, metavar="BLOCKS",
                    help=f"with --system: FIFO depth in blocks (default {DEFAULT_DEPTH}; at most "
                         "what the default device's block RAM holds)")
+    p.add_argument("--modes", metavar="LIST",
+                   help="with --system: build only these modes, comma-separated: ecb, cbc, ctr, "
+                        "ofb, cfb, cfb8, cfb1, xts, gcm (GCM and CMAC); ECB is always built "
+                        "(default: every mode the core can run); the top's name ends in them")
     p.set_defaults(func=_run)
 
 
@@ -179,22 +183,55 @@ def system_shape(params: CoreParams, width: int | None, depth: int | None,
     return width, depth
 
 
-def system_verilog(params: CoreParams, width: int | None = None,
-                   depth: int | None = None) -> tuple[str, str, dict]:
-    """(Verilog, top, facts) of the accelerator system around a core point."""
-    from .hw.system.system import AcceleratorSystem, info_word, system_top
+def system_modes(params: CoreParams, text: str | None, option: str = "--modes") -> tuple[str, ...] | None:
+    """The mode names (``hw.modes.FAMILIES``) a system is built with, from ``--modes
+    ecb,ctr,gcm``: checked against the core (a name it cannot run is one line naming why),
+    ECB always among them (GCM, CMAC and XTS run it), in the table's order; None for the
+    default, every mode the core can run (also when the list names them all)."""
+    from .hw.modes import FAMILIES, modes_of
+    if text is None:
+        return None
+    names = [n.strip().lower() for n in text.split(",")]
+    if not text.strip() or not all(names):
+        raise CipherfabError(f"{option} {text!r}: name the modes, comma-separated "
+                             f"({', '.join(FAMILIES)})")
+    info = declaration(params)
+    can = modes_of(info, gcm=True)
+    for name in names:
+        if name not in FAMILIES:
+            raise CipherfabError(f"{option}: unknown mode {name!r}; choose from {', '.join(FAMILIES)}")
+        if not any(md in can for md in FAMILIES[name]):
+            why = {"gcm": "GCM and CMAC need a 128-bit block cipher that encrypts",
+                   "xts": "XTS needs a 128-bit block cipher with a key port that encrypts"}.get(
+                name, f"it needs the {FAMILIES[name][0].direction} direction")
+            raise CipherfabError(f"{option}: {params.top} cannot run {name}: {why}")
+    able = [n for n in FAMILIES if any(md in can for md in FAMILIES[n])]
+    chosen = tuple(n for n in able if n in names or n == "ecb")
+    return None if chosen == tuple(able) else chosen
+
+
+def system_verilog(params: CoreParams, width: int | None = None, depth: int | None = None,
+                   modes: tuple[str, ...] | None = None) -> tuple[str, str, dict]:
+    """(Verilog, top, facts) of the accelerator system around a core point (``modes``: the
+    mode names it is built with, :func:`system_modes`; None: every one)."""
+    from .hw.modes import FAMILIES, family_of
+    from .hw.system.system import AcceleratorSystem, info_word, modes_word, system_top
     width, depth = system_shape(params, width, depth, ("width", "depth"))
-    top = system_top(params.top, width, depth)
+    top = system_top(params.top, width, depth, modes)
+    members = None if modes is None else {md for n in modes for md in FAMILIES[n]}
     try:
-        system = AcceleratorSystem(make_core(params), width=width, depth=depth)
+        system = AcceleratorSystem(make_core(params), width=width, depth=depth, modes=members)
     except ValueError as e:
         raise CipherfabError(str(e)) from None
     text = to_verilog(system, top, f"{top}: {params.top} as an accelerator system ({width}-bit "
                                    f"AXI4-Stream, {depth}-block FIFOs, AXI4-Lite registers; "
                                    f"register map in cipherfab.hw.system)", waive_lint)
     ghash = system.accelerator.ghash       # the GCM GHASH style, None: no GCM
+    runs = system.accelerator.modes
     facts = {"top": top, "core": sidecar(params, system.info, ""), "axis_width": width,
-             "fifo_depth": depth, "info_register": info_word(system.info, ghash is not None),
+             "fifo_depth": depth, "info_register": info_word(system.info, runs),
+             "modes": [n for n in FAMILIES if any(family_of(md) == n for md in runs)],
+             "modes_register": modes_word(runs),
              "ghash": " ".join(str(p) for p in ghash if p) if ghash else None}
     facts["core"].pop("verilog_sha256", None)
     return text, top, facts
@@ -234,14 +271,16 @@ def _run(args) -> int:
     params = params_from_args(args)
     if args.fusesoc and args.output:
         raise CipherfabError("--fusesoc DIR names the files itself; drop -o")
-    if not args.system and (args.axis_width is not None or args.fifo_depth is not None):
-        raise CipherfabError("--axis-width and --fifo-depth go with --system")
+    if not args.system and (args.axis_width is not None or args.fifo_depth is not None
+                            or args.modes is not None):
+        raise CipherfabError("--axis-width, --fifo-depth and --modes go with --system")
     if args.system:
         from .hw.system.system import system_top
         width, depth = system_shape(params, args.axis_width, args.fifo_depth)
-        _check_outputs(args, system_top(params.top, width, depth))
+        modes = system_modes(params, args.modes)
+        _check_outputs(args, system_top(params.top, width, depth, modes))
         t0 = time.perf_counter()
-        text, top, facts = system_verilog(params, width, depth)
+        text, top, facts = system_verilog(params, width, depth, modes)
         seconds = time.perf_counter() - t0
         what = f"{top}: the system around {params.top}"
     else:

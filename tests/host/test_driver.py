@@ -147,3 +147,33 @@ def test_xts_refusals(acc):
                           ((key, True, bytes(16), bytes(40), 1 + (16 << 20)), "16 bytes to 16 MiB")):
         with pytest.raises(CipherfabError, match=problem):
             acc.run_xts(*args)
+
+
+def test_a_system_built_with_fewer_modes_runs_them_and_refuses_the_rest():
+    """``modes``: the system's MODES register and the driver know the set; each mode built
+    runs right; one left out is refused by the driver in one line, and by the hardware
+    (``mode_error``) when a host asks anyway."""
+    p = resolve("aes", "iterative", key_bits=128, sbox="rom")
+    acc = Accelerator(p, modes=("ecb", "ctr", "cfb8"))
+    assert acc.modes == {Mode.ECB_ENCRYPT, Mode.CTR, Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT}
+    assert acc.mode_names == ("ecb", "ctr", "cfb8") and acc.ghash is None
+    rng = random.Random(11)
+    key, iv, data = rng.randbytes(16), rng.randbytes(16), rng.randbytes(80)
+    assert acc.run(key, Mode.CTR, data, iv).out == reference("aes", 128, key, "ctr", iv, data, False)
+    assert acc.run(key, Mode.ECB_ENCRYPT, data, iv).out == reference("aes", 128, key, "ecb", iv, data, False)
+    for mode in (Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT):
+        assert acc.run(key, mode, data[:30], iv).out == \
+            cfb_segment_reference("aes", key, 8, iv, data[:30], mode == Mode.CFB8_DECRYPT)
+    with pytest.raises(CipherfabError, match=r"built without cbc \(--modes ecb,ctr,cfb8\)"):
+        acc.run(key, Mode.CBC_ENCRYPT, data, iv)
+    with pytest.raises(CipherfabError, match="built without gcm"):
+        acc.run_gcm(key, False, iv[:12], b"", data)
+    with pytest.raises(CipherfabError, match="built without cfb"):
+        acc.run(key, Mode.CFB_ENCRYPT, data, iv)
+    from cipherfab.hw.system import system as regs
+    with acc._open(1) as hw:                         # a host that asks anyway
+        assert hw.read(regs.MODES) == sum(1 << m.value for m in acc.modes)
+        for mode, refused in ((Mode.CBC_ENCRYPT, True), (Mode.CFB_ENCRYPT, True), (Mode.CTR, False)):
+            hw.write(regs.CTRL, 1 | mode.value << 4)
+            status = [hw.read(regs.STATUS) for _ in range(4)][-1]
+            assert bool(status >> 1 & 1) == refused, mode

@@ -16,8 +16,8 @@ def made(monkeypatch, tmp_path):
     monkeypatch.setenv("CIPHERFAB_CACHE", str(tmp_path / "cache"))
     calls = []
 
-    def fake(params, width, depth):
-        calls.append((params.top, width, depth))
+    def fake(params, width, depth, modes=None):
+        calls.append((params.top, width, depth, modes))
         return f"// made {len(calls)}", f"top_{width}_{depth}", {"axis_width": width, "n": len(calls)}
     monkeypatch.setattr(system_cache, "make_system_verilog", fake)
     return calls
@@ -37,11 +37,13 @@ def test_shape_point_and_source_are_in_the_key(made, monkeypatch):
     system_cache.system_verilog(p, 32, None)              # another width
     system_cache.system_verilog(p, None, 64)              # another depth
     system_cache.system_verilog(resolve("aes", arch="iterative", sbox="rom"), None, None)
-    assert len(made) == 4
+    system_cache.system_verilog(p, None, None, ("ecb", "ctr"))   # another mode set
+    system_cache.system_verilog(p, None, None, ("ecb", "ctr"))
+    assert len(made) == 5 and made[-1][-1] == ("ecb", "ctr")
     real = system_cache.system_digest
     monkeypatch.setattr(system_cache, "system_digest", lambda params: real(params) + "changed")
     text, _, _ = system_cache.system_verilog(p, None, None)   # a source file changed
-    assert len(made) == 5 and text == "// made 5"
+    assert len(made) == 6 and text == "// made 6"
 
 
 @pytest.mark.parametrize("damage", [b"", b"{not json", b'{"verilog": "x"}', b"[1, 2]"])

@@ -334,3 +334,35 @@ async def _message(ctx, dut, key, mode, iv, blocks, rng, outputs, limit=5000):
     ctx.set(dut.data_in.valid, 0)
     ctx.set(dut.data_out.ready, 0)
     return got
+
+
+def test_an_engine_built_with_fewer_modes_runs_them_and_refuses_the_rest():
+    """``modes``: the engine runs those (and ECB encrypt) and nothing else: CFB8 without
+    CFB (the mode register keeps CFB8 as CFB, whose full-block form is still refused), CTR;
+    CBC encrypt and full-block CFB raise ``mode_error`` and take no block."""
+    rng = random.Random(8)
+    dut = ModeEngine(PipeCore("stream", stages=3), modes={Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT, Mode.CTR})
+    assert dut.modes == (Mode.ECB_ENCRYPT, Mode.CTR, Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT)
+    blocks = [rng.getrandbits(N) for _ in range(20)]
+    messages = [(5, md, 77, blocks) for md in dut.modes]
+    got, _ = run(dut, messages, rng)
+    for (_, md, iv, bs), out in zip(messages, got):
+        assert out == model(md, lambda x: toy_encrypt(5, x), None, iv, bs), md
+    for refused in (Mode.CBC_ENCRYPT, Mode.CFB_ENCRYPT, Mode.OFB):
+        seen = {}
+
+        async def bench(ctx):
+            await begin_message(ctx, dut, 5, refused, 9)
+            ctx.set(dut.data_in.valid, 1)
+            ctx.set(dut.data_in.payload, 3)
+            taken = 0
+            for _ in range(20):
+                await ctx.delay(1e-9)
+                taken += ctx.get(dut.data_in.ready)
+                await ctx.tick()
+            seen.update(error=ctx.get(dut.mode_error), taken=taken)
+        sim = Simulator(dut)
+        sim.add_clock(1e-6)
+        sim.add_testbench(bench)
+        sim.run()
+        assert seen == {"error": 1, "taken": 0}, refused

@@ -4,8 +4,9 @@ CBC encrypt, OFB, CFB encrypt and decrypt, CMAC (the first message after a key l
 and the next under the same key: L kept) and XTS encrypt (the message as one data unit, and
 cut into 4 KiB and 512-byte units: the tweaks' ECB run, two key loads and a start per unit
 counted) and CCM encrypt (no AAD, and 1 KiB of it: host.ccm's two messages, CBC-MAC and
-CTR, counted together), on the `system` study's five AES-128 cores, 1024-block messages,
-the axi-dma link, 512-block FIFOs.
+CTR, counted together), and CFB8 and CFB1 both ways (as many segments as the message has
+blocks, a block each on the stream), on the `system` study's five AES-128 cores,
+1024-block messages, the axi-dma link, 512-block FIFOs.
 
     python docs/results/modes/modes_share.py [--blocks N] [--json FILE]
 
@@ -34,6 +35,8 @@ CORES = {
 }
 MODES = (("ctr", Mode.CTR), ("cbc", Mode.CBC_ENCRYPT), ("ofb", Mode.OFB),
          ("cfb", Mode.CFB_ENCRYPT), ("cfb-dec", Mode.CFB_DECRYPT))
+SEGMENT_MODES = (("cfb8", Mode.CFB8_ENCRYPT), ("cfb8-dec", Mode.CFB8_DECRYPT),
+                 ("cfb1", Mode.CFB1_ENCRYPT), ("cfb1-dec", Mode.CFB1_DECRYPT))
 
 
 def main() -> None:
@@ -70,12 +73,19 @@ def main() -> None:
         for label, aad in (("ccm", b""), ("ccm-aad1k", bytes(1024))):
             r = ccm.run(acc, key, False, bytes(12), aad, data, None, 16, link="axi-dma")
             row[label] = 8 * len(data) / r.cycles / ecb_bits_per_clock
+        for label, mode in SEGMENT_MODES:       # a segment a block: --blocks segments
+            text = data[:args.blocks * mode.segment_bits // 8]
+            r = acc.run(key, mode, text, iv, link="axi-dma")
+            row[label] = 8 * len(text) / r.cycles / ecb_bits_per_clock
+            row[label + "_clocks_per_segment"] = r.cycles / args.blocks
         rows.append(row)
         print(f"{name:18s} " + "  ".join(f"{m} {100 * row[m]:.1f}%" for m, _ in MODES)
               + f"  cmac {100 * row['cmac']:.1f}% / next {100 * row['cmac-next']:.1f}%"
               + f"  cmac 1 block {short.cycles} / {short_next.cycles} clocks"
               + "".join(f"  {m} {100 * row[m]:.1f}%" for m in ("xts", "xts-4096", "xts-512",
-                                                                 "ccm", "ccm-aad1k")))
+                                                                 "ccm", "ccm-aad1k"))
+              + "".join(f"  {m} {100 * row[m]:.2f}% ({row[m + '_clocks_per_segment']:.2f} clocks a "
+                        f"segment)" for m, _ in SEGMENT_MODES))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"blocks": args.blocks, "link": "axi-dma", "rows": rows}, f, indent=1)

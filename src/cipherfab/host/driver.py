@@ -139,9 +139,11 @@ class Accelerator:
 
     def __init__(self, params: CoreParams, width: int | None = None, depth: int | None = None,
                  fmax_mhz: float | None = None, fmax_source: str | None = None,
-                 entropy: bytes | None = None):
+                 entropy: bytes | None = None, modes: tuple[str, ...] | None = None):
         """``entropy``: the seed sent after every reset to a core with a seed port (its
-        ``seed_bits / 8`` bytes); None: a fresh one from ``os.urandom`` each time."""
+        ``seed_bits / 8`` bytes); None: a fresh one from ``os.urandom`` each time.
+        ``modes``: the system built with these modes only (:func:`cipherfab.generate.system_modes`;
+        None: every one the core can run); a mode left out is refused in one line."""
         from ..generate import declaration
         from .system_cache import system_verilog
         if fmax_mhz is not None and fmax_problem(fmax_mhz):
@@ -150,8 +152,11 @@ class Accelerator:
         if entropy is not None:
             self._check_seed(entropy)
         # the same file `generate --system` writes; width and depth checked before elaborating
-        verilog, top, facts = system_verilog(params, width, depth)
+        verilog, top, facts = system_verilog(params, width, depth, modes)
         self.width, self.depth = facts["axis_width"], facts["fifo_depth"]
+        #: the modes the system runs (its MODES register)
+        self.modes = frozenset(m for m in Mode if facts["modes_register"] >> m.value & 1)
+        self.mode_names = tuple(facts["modes"])
         self.fmax_mhz = fmax_mhz or 100.0
         self.fmax_source = fmax_source or ("given with --fmax" if fmax_mhz else "an assumption: no --fmax given")
         self.ghash = facts.get("ghash")          # the GHASH style of its GCM, None: no GCM
@@ -168,6 +173,7 @@ class Accelerator:
         if mode not in modes_of(info):
             raise CipherfabError(f"{self.params.top} cannot run {mode.name.lower()} "
                                  f"(it has {', '.join(info.directions)})")
+        self._built(mode)
         bb = info.block_bits // 8
         s = mode.segment_bits
         if bits is not None and (s != 1 or len(data) != -(-bits // 8)):
@@ -224,10 +230,11 @@ class Accelerator:
         from ..hw.gcm.gcm_model import TAG_BYTES
         info = self.info
         mode = Mode.GCM_DECRYPT if decrypt else Mode.GCM_ENCRYPT
-        if mode not in modes_of(info, self.ghash is not None):
+        if mode not in modes_of(info, True):
             raise CipherfabError(f"{self.params.top} cannot run gcm: GCM needs a 128-bit block "
                                  f"cipher that encrypts (this system: {info.block_bits}-bit "
                                  f"blocks, {', '.join(info.directions)})")
+        self._built(mode)
         if not iv:
             raise CipherfabError("the GCM IV must be at least one byte")
         if tag_bytes not in TAG_BYTES:
@@ -280,10 +287,11 @@ class Accelerator:
         info = self.info
         verify = tag is not None
         mode = Mode.CMAC_VERIFY if verify else Mode.CMAC_GENERATE
-        if mode not in modes_of(info, self.ghash is not None):
+        if mode not in modes_of(info, True):
             raise CipherfabError(f"{self.params.top} cannot run cmac: the system's CMAC needs a "
                                  f"128-bit block cipher that encrypts (this system: "
                                  f"{info.block_bits}-bit blocks, {', '.join(info.directions)})")
+        self._built(mode)
         if tag_bytes not in CMAC_TAG_BYTES:
             raise CipherfabError(f"a CMAC tag is {CMAC_TAG_BYTES[0]} to {CMAC_TAG_BYTES[-1]} bytes, "
                                  f"not {tag_bytes}")
@@ -331,6 +339,7 @@ class Accelerator:
         from the tweaks' first input to the last output, register writes included."""
         from .mode_reference import xts_alpha, xts_steal, xts_unit_tweaks
         units = xts_units(self.params.top, self.info, key, decrypt, tweak, data, unit_bytes)
+        self._built(Mode.XTS_DECRYPT if decrypt else Mode.XTS_ENCRYPT)
         size, half = len(units[0]), len(key) // 2
         streamed = 0 if size % 16 else sum(len(u) == size for u in units)
         link = get_link(link) if isinstance(link, str) else link
@@ -396,6 +405,7 @@ class Accelerator:
         info = self.info
         if mode not in modes_of(info):
             raise CipherfabError(f"{self.params.top} cannot run {mode.name.lower()}")
+        self._built(mode)
         bb = info.block_bits // 8
         s = mode.segment_bits or 8 * bb
         link = get_link(link) if isinstance(link, str) else link
@@ -421,6 +431,13 @@ class Accelerator:
                     x = next_input(j, outputs)
             self._finish(hw, counters=False)
         return outputs
+
+    def _built(self, mode: Mode) -> None:
+        """Refuse a mode the core runs but this system was built without (``modes``)."""
+        if mode not in self.modes:
+            from ..hw.modes import family_of
+            raise CipherfabError(f"this system around {self.params.top} was built without "
+                                 f"{family_of(mode)} (--modes {','.join(self.mode_names)})")
 
     @property
     def seed_bytes(self) -> int:

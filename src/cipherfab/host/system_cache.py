@@ -34,28 +34,28 @@ def system_digest(params: CoreParams) -> str:
     return ledger._digest(sorted(system_files(params)))
 
 
-def system_verilog(params: CoreParams, width: int | None = None,
-                   depth: int | None = None) -> tuple[str, str, dict]:
+def system_verilog(params: CoreParams, width: int | None = None, depth: int | None = None,
+                   modes: tuple[str, ...] | None = None) -> tuple[str, str, dict]:
     """(Verilog, top, facts) as :func:`cipherfab.generate.system_verilog` makes them,
-    from the cache when this point, shape and source made them before."""
+    from the cache when this point, shape, mode set and source made them before."""
     width, depth = system_shape(params, width, depth, ("width", "depth"))
-    path = _path(params, width, depth)
+    path = _path(params, width, depth, modes)
     if path is not None:
         try:
             kept = json.loads(path.read_text())
             return kept["verilog"], kept["top"], kept["facts"]
         except (OSError, ValueError, KeyError, TypeError):
             pass                        # absent or unreadable: made again and saved over it
-    made = make_system_verilog(params, width, depth)
+    made = make_system_verilog(params, width, depth, modes)
     if path is not None:
         cache.write_kept(path, json.dumps(dict(zip(("verilog", "top", "facts"), made))))
     return made
 
 
-def _path(params: CoreParams, width: int, depth: int) -> Path | None:
+def _path(params: CoreParams, width: int, depth: int, modes) -> Path | None:
     if ledger._core_file(ledger._core_of(params)) is None:   # a module outside the package
         return None
-    key = hashlib.sha256(f"{params.top}\0{width}\0{depth}\0{__version__}\0"
+    key = hashlib.sha256(f"{params.top}\0{width}\0{depth}\0{','.join(modes or ())}\0{__version__}\0"
                          f"{system_digest(params)}".encode()).hexdigest()[:32]
     return cache.systems() / f"{key}.json"
 

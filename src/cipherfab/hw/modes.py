@@ -141,6 +141,22 @@ class Mode(enum.Enum, shape=5):
         return "decrypt" if self in (Mode.ECB_DECRYPT, Mode.CBC_DECRYPT, Mode.XTS_DECRYPT) else "encrypt"
 
 
+#: the modes a system is built with, by name (``generate --system --modes``): each name's
+#: members (those of them the core can run); GCM's layer runs CMAC too, so "gcm" is both
+FAMILIES = {
+    "ecb": (Mode.ECB_ENCRYPT, Mode.ECB_DECRYPT), "cbc": (Mode.CBC_ENCRYPT, Mode.CBC_DECRYPT),
+    "ctr": (Mode.CTR,), "ofb": (Mode.OFB,), "cfb": (Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT),
+    "cfb8": (Mode.CFB8_ENCRYPT, Mode.CFB8_DECRYPT), "cfb1": (Mode.CFB1_ENCRYPT, Mode.CFB1_DECRYPT),
+    "xts": (Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT),
+    "gcm": (Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT, Mode.CMAC_GENERATE, Mode.CMAC_VERIFY),
+}
+
+
+def family_of(md: Mode) -> str:
+    """The name of the family ``md`` is built with (:data:`FAMILIES`)."""
+    return next(name for name, members in FAMILIES.items() if md in members)
+
+
 def modes_of(info, gcm: bool = False) -> tuple[Mode, ...]:
     """The modes a core with this declaration can run; the GCM layer's (GCM, CMAC) only
     with ``gcm`` (a system with that layer) and a 128-bit block (SP 800-38D); XTS with a
@@ -165,15 +181,19 @@ class ModeEngine(wiring.Component):
     """``core`` (a cipherfab core component) behind ECB, CBC and CTR (and GCM's counter,
     with ``gcm``)."""
 
-    def __init__(self, core: wiring.Component, sideband: int | data.Layout = 0, gcm: bool = False):
+    def __init__(self, core: wiring.Component, sideband: int | data.Layout = 0, gcm: bool = False,
+                 modes=None):
         self.core, self.info, self.sideband = core, info_of(core), sideband
         self.side_bits = sideband.size if isinstance(sideband, data.Layout) else sideband
         info = self.info
         if info.clocks:
             raise ValueError(f"the mode engine drives single-clock cores; this core also has "
                              f"{', '.join(c + '_clk' for c in info.clocks)}")
-        # the modes it runs itself (CMAC is the GCM layer's, on CBC encrypt)
-        self.modes = tuple(m for m in modes_of(info, gcm) if not m.cmac)
+        # the modes it runs itself (CMAC is the GCM layer's, on CBC encrypt): every one the
+        # core can run, or those of ``modes`` (ECB encrypt always: GCM, CMAC and XTS use it);
+        # the logic of a mode left out is not built
+        self.modes = tuple(m for m in modes_of(info, gcm) if not m.cmac and (
+            modes is None or m in modes or m == Mode.ECB_ENCRYPT))
         # a core that takes a block every clock takes it from a skid register: its ``ready``,
         # far away in a large core, then meets none of the engine's decisions in one clock
         self.skid = info.cycles_per_block == 1
@@ -208,16 +228,20 @@ class ModeEngine(wiring.Component):
         mode, chain, counter = Signal(Mode), Signal(n), Signal(n)
         in_flight = Signal(range(self.depth + 1))
         idle = Signal(init=1)          # in_flight == 0, kept as a flip-flop beside the count
-        supported = Signal()
-        m.d.comb += [supported.eq(0)]
-        for md in self.modes:
-            with m.If(mode == md):
-                m.d.comb += supported.eq(1)
         # start: mode and iv are sampled every clock, loaded a clock after the start, and a
         # clock later blocks may enter (the counter's high part + 1 is then ready): two clocks
         # a message, always, and no start fans out to the loaded registers in its own clock
         mode_in, iv_in, load, prep = Signal(Mode), Signal(n), Signal(), Signal()
         m.d.sync += [mode_in.eq(self.mode), iv_in.eq(self.iv), load.eq(self.started), prep.eq(load)]
+        # the mode asked for is one the engine runs: decided with the mode, at the load (the
+        # register keeps CFB8 and CFB1 as CFB, which need not be built beside them)
+        supported, asked = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal()
+        m.d.comb += asked.eq(0)
+        for md in self.modes:
+            with m.If(mode_in == md):
+                m.d.comb += asked.eq(1)
+        with m.If(load):
+            m.d.sync += supported.eq(asked)
         settling = load | prep
         m.d.comb += [self.idle.eq(idle & ~settling & ~core.busy), self.empty.eq(idle),
                      self.mode_error.eq(~supported)]
@@ -241,22 +265,28 @@ class ModeEngine(wiring.Component):
             wiring.connect(m, wiring.flipped(self.seed), core.seed)
         given = self.data_in.payload.data if side else self.data_in.payload
         x, pushed = Signal(n), Signal(n)
+        runs = {_base_mode(md) for md in self.modes}     # as the mode register keeps them
+
+        def among(*modes):
+            """The modes of these the engine runs (a case of none is not built)."""
+            return [md for md in modes if md in runs]
         with m.Switch(mode):
-            with m.Case(Mode.CBC_ENCRYPT):
-                m.d.comb += [x.eq(given ^ chain), pushed.eq(0)]
-            with m.Case(Mode.CBC_DECRYPT):
-                m.d.comb += [x.eq(given), pushed.eq(chain)]
-            with m.Case(Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT):
-                m.d.comb += [x.eq(given ^ chain), pushed.eq(chain)]
-            with m.Case(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
-                m.d.comb += [x.eq(counter), pushed.eq(given)]
-            with m.Case(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT):
-                m.d.comb += [x.eq(chain), pushed.eq(given)]
+            for case, core_in, operand_in in (
+                    (among(Mode.CBC_ENCRYPT), given ^ chain, 0),
+                    (among(Mode.CBC_DECRYPT), given, chain),
+                    (among(Mode.XTS_ENCRYPT, Mode.XTS_DECRYPT), given ^ chain, chain),
+                    (among(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT), counter, given),
+                    (among(Mode.OFB, Mode.CFB_ENCRYPT, Mode.CFB_DECRYPT), chain, given)):
+                if case:
+                    with m.Case(*case):
+                        m.d.comb += [x.eq(core_in), pushed.eq(operand_in)]
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
         if decrypt is not None:
-            m.d.comb += decrypt.eq((mode == Mode.ECB_DECRYPT) | (mode == Mode.CBC_DECRYPT)
-                                   | (mode == Mode.XTS_DECRYPT))
+            m.d.comb += decrypt.eq(0)
+            for md in among(Mode.ECB_DECRYPT, Mode.CBC_DECRYPT, Mode.XTS_DECRYPT):
+                with m.If(mode == md):
+                    m.d.comb += decrypt.eq(1)
 
         accepted, taken = Signal(), Signal()
         m.d.comb += [accepted.eq(port.valid & port.ready),
@@ -271,7 +301,7 @@ class ModeEngine(wiring.Component):
         next_in_flight = in_flight + accepted - taken
         feedback = Signal()
         m.d.comb += feedback.eq(0)
-        for md in (md for md in self.modes if md.feedback):
+        for md in (md for md in runs if md.feedback):
             with m.If(mode == md):
                 m.d.comb += feedback.eq(1)
         allowed_next = supported & ~self.started & ~load
@@ -300,10 +330,15 @@ class ModeEngine(wiring.Component):
         # the high part takes hi + 1 from a register (it changes at most once in 2^32 blocks),
         # so no carry runs through all n bits in one clock
         lo = counter[:lo_bits]
-        counts = (mode == Mode.CTR) | (mode == Mode.GCM_ENCRYPT) | (mode == Mode.GCM_DECRYPT)
+        counts = Signal()
+        m.d.comb += counts.eq(0)
+        for md in among(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
+            with m.If(mode == md):
+                m.d.comb += counts.eq(1)
         with m.If(accepted):
-            with m.If((mode == Mode.CBC_DECRYPT) | (mode == Mode.CFB_DECRYPT)):
-                m.d.sync += chain.eq(given)
+            for md in among(Mode.CBC_DECRYPT, Mode.CFB_DECRYPT):
+                with m.If(mode == md):
+                    m.d.sync += chain.eq(given)
             if units is not None:
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
@@ -320,8 +355,9 @@ class ModeEngine(wiring.Component):
         if n > lo_bits:
             hi, hi_next = counter[lo_bits:], Signal(n - lo_bits)
             m.d.sync += hi_next.eq(hi + 1)
-            with m.If(accepted & (mode == Mode.CTR) & lo_full):
-                m.d.sync += hi.eq(hi_next)
+            if Mode.CTR in runs:
+                with m.If(accepted & (mode == Mode.CTR) & lo_full):
+                    m.d.sync += hi.eq(hi_next)
 
         # CFB with s-bit segments: the output's bits below the segment are zero (they would
         # show keystream no segment uses); ``narrow``: 01 CFB8, 11 CFB1, 00 any other mode,
@@ -347,10 +383,12 @@ class ModeEngine(wiring.Component):
         ]
         if side:
             m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
-        with m.If(taken & ((mode == Mode.CBC_ENCRYPT) | (mode == Mode.OFB))):
-            m.d.sync += chain.eq(core.block_out.payload)
-        with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
-            m.d.sync += chain.eq(out)
+        for md in among(Mode.CBC_ENCRYPT, Mode.OFB):
+            with m.If(taken & (mode == md)):
+                m.d.sync += chain.eq(core.block_out.payload)
+        if Mode.CFB_ENCRYPT in runs:
+            with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
+                m.d.sync += chain.eq(out)
         if segmented:   # the ciphertext segment shifted in: the one taken in (decrypting) or out
             source = Mux(seg_decrypt, given, out)
             with m.If(narrow[0] & Mux(seg_decrypt, accepted, taken)):
@@ -400,6 +438,13 @@ class ModeEngine(wiring.Component):
 BASE_BITS = 4
 
 
+def _base_mode(md: Mode) -> Mode:
+    """The mode as the engine's mode register keeps it (CFB8 and CFB1 as CFB)."""
+    if md.segment_bits:
+        return Mode.CFB_ENCRYPT if md.feedback else Mode.CFB_DECRYPT
+    return md
+
+
 def _base(m, mode_in) -> Value:
     """The mode as the engine keeps it: CFB8 and CFB1 as CFB, any mode of 16 or over that
     is not one of them as 15 (no mode: ``mode_error``)."""
@@ -408,7 +453,7 @@ def _base(m, mode_in) -> Value:
     for md in Mode:
         if md.segment_bits:
             with m.If(mode_in == md):
-                m.d.comb += base.eq((Mode.CFB_ENCRYPT if md.feedback else Mode.CFB_DECRYPT).value)
+                m.d.comb += base.eq(_base_mode(md).value)
     return base
 
 

@@ -23,15 +23,16 @@ tweaks counting up.  CCM (1.0): ``iv`` is the nonce, ``ct`` the ciphertext then 
 group's ``ivLen``, ``payloadLen``, ``aadLen``, ``tagLen``.  Lengths are in bits; a value not
 whole bytes is hex of the bytes that hold it.
 
-Monte-Carlo tests (MCT) of OFB, CFB128, CFB8 and CFB1 follow AESAVS 6.4 (the ACVP AES
-specification's "Monte Carlo Test - OFB" and "- CFB1/CFB8/CFB128"): a test gives the first
-outer iteration's ``key``, ``iv`` and input (``pt`` encrypting, ``ct`` decrypting) and its
-``resultsArray`` every outer iteration's ``key``, ``iv``, ``pt`` and ``ct`` (100 of them; in
-a prompt's pair only expectedResults.json has it).  Each iteration is a ``kind="mct"``
-record of one segment (a block; CFB8 a byte; CFB1 a bit, ``bits`` 1), in order, the test's
-own ``section`` (``tgId 31 encrypt tcId 2139``) so that each one's derived KEY, IV and
-input are checked against the next (:mod:`cipherfab.host.monte_carlo`).  ECB and CBC MCTs
-run on the core from CAVP files, not from ACVP ones.
+Monte-Carlo tests (MCT) of ECB, CBC, OFB, CFB128, CFB8 and CFB1 follow AESAVS 6.4 (the ACVP
+AES specification's "Monte Carlo Test - ECB", "- CBC", "- OFB" and "- CFB1/CFB8/CFB128"): a
+test gives the first outer iteration's ``key``, ``iv`` (not ECB) and input (``pt``
+encrypting, ``ct`` decrypting) and its ``resultsArray`` every outer iteration's ``key``,
+``iv``, ``pt`` and ``ct`` (100 of them; in a prompt's pair only expectedResults.json has it).
+Each iteration is a ``kind="mct"`` record of one segment (a block; CFB8 a byte; CFB1 a bit,
+``bits`` 1), in order, ``count`` the tcId and the test's own ``section`` (``tgId 31 encrypt
+tcId 2139``) so that each one's derived KEY, IV and input are checked against the next: ECB
+and CBC on the core (:func:`~.checks.mct_check`, 1000 inner iterations, AESAVS's CBC
+decrypt chaining), the others through the system (:mod:`cipherfab.host.monte_carlo`).
 
 Two forms.  ``internalProjection.json`` holds inputs and answers together; a GCM or CCM
 decrypt test whose ``testPassed`` is false has a tag that must be refused.  ``prompt.json``
@@ -40,13 +41,12 @@ holds the inputs and ``expectedResults.json``, in the same folder, the answers b
 the prompt and both are read; an answers file named alone, or a prompt without its answers
 beside it, is refused.
 
-Skipped with the reason, never passed: ECB and CBC Monte-Carlo tests (MCT: not run from ACVP
-files), GCM groups whose IV the implementation makes (ivGen internal: the vector has no IV to
-give), CTR counter tests (testType CTR) and CTR tests without a counter block, multi-block
-CTR payloads whose counter counts down, empty CTR payloads, payloads and lengths that are not
-whole bytes (the system takes bytes; CFB1's bits are run), XTS data units under 16 bytes and
-keys of two equal halves.  Anything else wrong is one line naming the file, the line of the
-tcId or tgId, and the problem.
+Skipped with the reason, never passed: GCM groups whose IV the implementation makes (ivGen
+internal: the vector has no IV to give), CTR counter tests (testType CTR) and CTR tests
+without a counter block, multi-block CTR payloads whose counter counts down, empty CTR
+payloads, payloads and lengths that are not whole bytes (the system takes bytes; CFB1's bits
+are run), XTS data units under 16 bytes and keys of two equal halves.  Anything else wrong is
+one line naming the file, the line of the tcId or tgId, and the problem.
 """
 
 from __future__ import annotations
@@ -74,8 +74,7 @@ _RUN_WITH = {"ECB": "sim --vectors", "CBC": "sim --vectors", "OFB": "sim --mode 
              "CTR": "sim --mode ctr", "GCM": "sim --mode gcm", "XTS": "sim --mode xts",
              "CCM": "sim --mode ccm"}
 #: the segment of each mode's Monte-Carlo tests read into records (AESAVS 6.4), in bits
-_MCT_SEGMENT = {"OFB": 128, "CFB128": 128, "CFB8": 8, "CFB1": 1}
-MCT_SKIP = "ECB and CBC Monte-Carlo tests (MCT: not run from ACVP files)"
+_MCT_SEGMENT = {"ECB": 128, "CBC": 128, "OFB": 128, "CFB128": 128, "CFB8": 8, "CFB1": 1}
 INTERNAL_IV_SKIP = "GCM tests whose IV the implementation makes (ivGen internal: no IV to give)"
 BITS_SKIP = "GCM lengths that are not whole bytes (the system takes bytes)"
 PAYLOAD_BITS_SKIP = "payloads that are not whole bytes (the system takes bytes)"
@@ -365,14 +364,8 @@ def _common(t: _Test, g: _Group, mode: str, key: bytes, section: str | None = No
 
 
 def _block_record(t: _Test, g: _Group, mode: str) -> VectorRecord:
-    """An ECB, CBC, OFB or CFB128 test; an ECB or CBC Monte-Carlo one carries its skip
-    reason."""
-    decrypt = g.direction == "decrypt"
+    """An ECB, CBC, OFB or CFB128 test (not a Monte-Carlo one: :func:`_mct_records`)."""
     common = _common(t, g, mode, _key(t, g))
-    if g.test_type == "MCT":
-        seed = _blocks(t, "ct" if decrypt else "pt")[:1]
-        return VectorRecord(kind="mct", iv=None, plaintext=seed, ciphertext=seed, skip=MCT_SKIP,
-                            **common)
     if g.test_type != "AFT":
         raise g.bad(f"testType {g.test_type!r} (expected AFT or MCT)")
     iv = None if mode == "ECB" else _iv(t)
@@ -448,13 +441,14 @@ def _segment(it: _Test, name: str, mode: str) -> bytes:
 
 
 def _mct_records(t: _Test, g: _Group, mode: str) -> list[VectorRecord]:
-    """An OFB or CFB Monte-Carlo test: a record per outer iteration of its resultsArray, all
-    in the test's own section (AESAVS 6.4: each one's derived KEY, IV and first input are the
-    next one's); a first iteration the test gives must be the resultsArray's."""
+    """An ECB, CBC, OFB or CFB Monte-Carlo test: a record per outer iteration of its
+    resultsArray (ECB's without an iv), all in the test's own section (AESAVS 6.4: each one's
+    derived KEY, IV and first input are the next one's); a first iteration the test gives must
+    be the resultsArray's."""
     decrypt, section = g.direction == "decrypt", f"tgId {g.tg} {g.direction} tcId {t.tc}"
     records = []
     for it in _iterations(t):
-        key, iv = _key(it, g), _iv(it)
+        key, iv = _key(it, g), None if mode == "ECB" else _iv(it)
         pt, ct = _segment(it, "pt", mode), _segment(it, "ct", mode)
         records.append(VectorRecord(kind="mct", iv=iv, plaintext=[pt], ciphertext=[ct],
                                     bits=1 if mode == "CFB1" else None,
@@ -462,6 +456,8 @@ def _mct_records(t: _Test, g: _Group, mode: str) -> list[VectorRecord]:
     first, given = records[0], "ct" if decrypt else "pt"
     for name, have in (("key", first.key), ("iv", first.iv),
                        (given, (first.ciphertext if decrypt else first.plaintext)[0])):
+        if have is None:                              # ECB: no iv
+            continue
         if name in t.values and (_segment(t, name, mode) if name == given else t.hex(name)) != have:
             raise t.bad(name, f"{name} is not the {name} of resultsArray[0] (the first outer "
                               f"iteration)")
@@ -659,7 +655,7 @@ _RECORDS = {"CTR": _ctr_record, "GCM": _gcm_record, "XTS": _xts_record, "CCM": _
 def parse_acvp(path, modes=None) -> list:
     """Every test of an ACVP vector set (an internalProjection, or a prompt with its
     expectedResults.json beside it), in file order: :class:`VectorRecord` for ECB, CBC, OFB,
-    CFB128, CFB8, CFB1 and CTR (an OFB or CFB Monte-Carlo test one per outer iteration),
+    CFB128, CFB8, CFB1 and CTR (a Monte-Carlo test one per outer iteration),
     :class:`GcmRecord` for GCM, :class:`~.xts.XtsRecord` for XTS,
     :class:`~.ccm.CcmRecord` for CCM.  ``modes``: the modes the caller runs (``("ECB", "CBC")``
     for a core, ``("OFB",)``, ``("GCM",)``, ``("XTS",)``); a set of another is refused,

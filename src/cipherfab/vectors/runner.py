@@ -67,11 +67,17 @@ def _checks(rec: VectorRecord, nxt: VectorRecord | None, directions: frozenset, 
 
 
 def _next_mct(records: list[VectorRecord], i: int) -> VectorRecord | None:
+    """The Monte-Carlo record that ``records[i]``'s derived KEY/IV/input must match: the next
+    one of its section and direction, numbered one more (CAVP, submission); ACVP's outer
+    iterations of one test share its tcId and a section of their own, so any next one of the
+    section follows."""
     rec = records[i]
     if rec.kind != "mct" or i + 1 >= len(records):
         return None
     nxt = records[i + 1]
     same = nxt.section == rec.section and nxt.decrypt == rec.decrypt and nxt.kind == "mct"
+    if same and rec.format == "acvp" and nxt.format == "acvp":
+        return nxt
     return nxt if same and rec.count is not None and nxt.count == rec.count + 1 else None
 
 

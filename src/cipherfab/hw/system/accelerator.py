@@ -54,7 +54,7 @@ from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
 from ..block_ram_fifo import stream_fifo
 from ..stream_register import SkidRegister
 from ..info import info_of
-from ..modes import UNIT_BITS, Mode, ModeEngine
+from ..modes import UNIT_BITS, Mode, ModeEngine, modes_of
 
 COUNTER_BITS = 32
 DEFAULT_DEPTH = 512
@@ -64,7 +64,7 @@ class Accelerator(wiring.Component):
     """``core`` behind AXI4-Stream ports of ``width`` bits, FIFOs of ``depth`` blocks."""
 
     def __init__(self, core: wiring.Component, width: int = 128, depth: int = DEFAULT_DEPTH,
-                 ghash: str | tuple | None = "auto"):
+                 ghash: str | tuple | None = "auto", modes=None):
         info = info_of(core)
         check_widths(width, info.block_bits)
         if info.clocks:          # the mode engine, made at elaboration, would refuse it only then
@@ -77,6 +77,8 @@ class Accelerator(wiring.Component):
         self.core, self.info, self.width, self.depth = core, info, width, depth
         if info.block_bits != 128 or "encrypt" not in info.directions:
             ghash = None                  # GCM needs a 128-bit block cipher that encrypts
+        if modes is not None and not any(m.layer for m in modes):
+            ghash = None                  # built without GCM (and CMAC, in the same layer)
         self._MustUse__silence = True      # a refused one is not an unused design
         if isinstance(ghash, tuple):
             from ..gcm.ghash_unit import check_style
@@ -93,6 +95,10 @@ class Accelerator(wiring.Component):
                     - ram.blocks(QUEUE_BLOCKS - 1, info.block_bits))
             ghash = ghash_for(info.cycles_per_block, free, ram.blocks(ENTRIES, info.block_bits))
         self.ghash = ghash
+        #: the modes the system runs: every one the core can (GCM and CMAC with a GHASH), or
+        #: those of ``modes`` (ECB encrypt always: GCM, CMAC and XTS run it)
+        self.modes = tuple(m for m in modes_of(info, ghash is not None)
+                           if modes is None or m in modes or m == Mode.ECB_ENCRYPT)
         members = {
             "s_axis": In(stream.Signature(axis_layout(width))),
             "m_axis": Out(stream.Signature(axis_layout(width))),
@@ -125,7 +131,7 @@ class Accelerator(wiring.Component):
         m.submodules.fifo_in_reg = fifo_in_reg = SkidRegister(b + side_bits)
         m.submodules.fifo_out_reg = fifo_out_reg = SkidRegister(b + side_bits)
         m.submodules.engine = engine = ModeEngine(self.core, sideband=side_layout(b),
-                                                  gcm=self.ghash is not None)
+                                                  gcm=self.ghash is not None, modes=self.modes)
         style, digit = self.ghash or (None, None)
         m.submodules.gcm = gcm = GcmLayer(b, side_layout(b), style, digit, queue_for(style))
         engine_empty = engine.empty
@@ -199,7 +205,7 @@ class Accelerator(wiring.Component):
                     m.d.sync += open_.eq(0)
                 stream_mode = Signal()        # CTR, OFB, CFB: a partial last block is fine
                 m.d.comb += stream_mode.eq(0)
-                for md in (md for md in Mode if md.stream):
+                for md in (md for md in self.modes if md.stream):
                     with m.If(engine.active_mode == md):
                         m.d.comb += stream_mode.eq(1)
                 with m.If((side.bytes != b // 8) & ~stream_mode & ~gcm.gcm):

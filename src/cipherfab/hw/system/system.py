@@ -103,10 +103,11 @@ KEY_INTERFACE_CODE = {"none": 0, "stream": 1, "per_block": 2}
 ADDR_BITS = 8
 
 
-def system_top(core_top: str, width: int, depth: int) -> str:
+def system_top(core_top: str, width: int, depth: int, modes: tuple[str, ...] | None = None) -> str:
     """The system's top-module (and FuseSoC core) name: the core's name and every parameter
-    that changes the design, as the cores' own names carry theirs."""
-    return f"cf_system_{core_top}_axis{width}_fifo{depth}"
+    that changes the design, as the cores' own names carry theirs (``modes``: the mode names
+    of a system built with fewer than all, :data:`~cipherfab.hw.modes.FAMILIES`)."""
+    return f"cf_system_{core_top}_axis{width}_fifo{depth}" + ("_" + "_".join(modes) if modes else "")
 
 
 def seed_words(info) -> int:
@@ -114,13 +115,15 @@ def seed_words(info) -> int:
     return -(-info.seed_bits // 32)
 
 
-def modes_word(info, gcm: bool = True) -> int:
+def modes_word(modes) -> int:
     """The MODES register: bit ``m.value`` for every mode the system runs."""
-    return sum(1 << m.value for m in modes_of(info, gcm))
+    return sum(1 << m.value for m in modes)
 
 
-def info_word(info, gcm: bool = True) -> int:
-    modes = modes_word(info, gcm) & 0x7F          # modes 0..6 (the first layout's seven bits)
+def info_word(info, modes=None) -> int:
+    """The INFO register (``modes``: the system's, default every one the core can run with
+    GCM)."""
+    modes = modes_word(modes_of(info, True) if modes is None else modes) & 0x7F   # modes 0..6
     return (info.block_bits // 8 | (info.key_bits // 8) << 8 | modes << 16
             | KEY_INTERFACE_CODE[info.key_interface] << 24
             | (1 << 26 | seed_words(info) << 27 if info.seed_bits else 0))
@@ -131,11 +134,12 @@ class AcceleratorSystem(wiring.Component):
     bits (AXI signal names: ``s_axis_tdata`` ... in Verilog), FIFOs of ``depth`` blocks,
     registers on the AXI4-Lite port ``ctrl`` (``ctrl_awaddr`` ...).  ``ghash``: the GCM
     layer's GHASH style as :class:`.accelerator.Accelerator` takes it ("auto", a style, or
-    None for a system without GCM)."""
+    None for a system without GCM); ``modes``: the modes built (None: every one the core
+    can run), as the accelerator takes them."""
 
     def __init__(self, core: wiring.Component, width: int = 128, depth: int = 512,
-                 ghash="auto"):
-        self.accelerator = Accelerator(core, width=width, depth=depth, ghash=ghash)
+                 ghash="auto", modes=None):
+        self.accelerator = Accelerator(core, width=width, depth=depth, ghash=ghash, modes=modes)
         acc = self.accelerator
         self.info = acc.info
         if self.info.key_bits > 256 or self.info.block_bits > 128 or self.info.seed_bits > 256:
@@ -206,8 +210,8 @@ class AcceleratorSystem(wiring.Component):
                      a.tag_match, a.tag_mismatch, a.gcm_error)
         if "seed" in a.signature.members:
             status = Cat(status, self._seed(m, axil, clear))
-        reads = {STATUS: status, INFO: info_word(info, a.ghash is not None),
-                 MODES: modes_word(info, a.ghash is not None), BLOCKS_IN: a.blocks_in,
+        reads = {STATUS: status, INFO: info_word(info, a.modes),
+                 MODES: modes_word(a.modes), BLOCKS_IN: a.blocks_in,
                  BLOCKS_OUT: a.blocks_out, STARVED: a.starved, BLOCKED: a.blocked, **lengths}
         if "tag" in a.signature.members and info.block_bits == 128:
             reads.update({TAG + 4 * i: a.tag[96 - 32 * i:128 - 32 * i] for i in range(4)})
