@@ -48,7 +48,7 @@ class VectorRecord:
     #: None when the file names none.  Compare with :func:`normalise_cipher_name`.
     cipher_named: str | None = None
     #: Why the record is not checked (a vector of another cipher in a file of this one,
-    #: known from the file's published layout; an ACVP Monte-Carlo test); None: checked.
+    #: known from the file's published layout; an ACVP test the system cannot run); None: checked.
     skip: str | None = None
     #: CFB1: the message's bits (``plaintext`` and ``ciphertext`` pack them most significant
     #: first); None: whole bytes
