@@ -87,6 +87,13 @@ def _verdict(status: int, words: list[int], checking: bool, streamed: bytes, tag
     return None, streamed
 
 
+def _write_words(hw, base: int, data: bytes) -> None:
+    """``data`` into the 32-bit registers from ``base`` on (key, IV, seed: word 0 its first
+    four bytes, big-endian; a last word of fewer bytes zero-padded)."""
+    for i in range(0, len(data), 4):
+        hw.write(base + i, int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big"))
+
+
 def _cycles(stats) -> int:
     """Clocks from a message's first input to its last output (or, with no output, to the
     end of its stream)."""
@@ -202,9 +209,7 @@ class Accelerator:
         per_clock = link.per_clock(self.fmax_mhz, self.width // 8)
         with self._open(seed) as hw:
             self._load_key(hw, key)
-            iv = iv if iv is not None else bytes(bb)
-            for i in range(0, bb, 4):
-                hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+            _write_words(hw, regs.IV, iv if iv is not None else bytes(bb))
             hw.write(regs.CTRL, 1 | mode.value << 4)
             stats = self._stream(hw, data, per_clock, progress)
             _, counters = self._finish(hw)
@@ -254,8 +259,7 @@ class Accelerator:
             self._load_key(hw, key)
             for _ in range(messages):
                 if len(iv) == 12:
-                    for i in range(0, 12, 4):
-                        hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+                    _write_words(hw, regs.IV, iv)
                 for where, value in ((regs.AAD_BYTES, len(aad)), (regs.TEXT_BYTES, len(data)),
                                      (regs.IV_BYTES, len(iv)), (regs.TAG_BYTES, tag_bytes)):
                     hw.write(where, value)
@@ -350,8 +354,7 @@ class Accelerator:
             def message(t, blocks, want, unit=0):
                 """One XTS message from the encrypted tweak ``t`` (or, with ``unit``, units
                 of that many bytes, each after its tweak on the stream)."""
-                for i in range(0, 16, 4):
-                    hw.write(regs.IV + i, int.from_bytes(t[i:i + 4], "big"))
+                _write_words(hw, regs.IV, t)
                 hw.write(regs.TEXT_BYTES, unit)
                 hw.write(regs.CTRL, 1 | mode.value << 4)
                 got = self._stream(hw, blocks, per_clock, None)
@@ -414,8 +417,7 @@ class Accelerator:
         outputs, x = [], first
         with self._open(seed) as hw:
             self._load_key(hw, key)
-            for i in range(0, bb, 4):
-                hw.write(regs.IV + i, int.from_bytes(iv[i:i + 4], "big"))
+            _write_words(hw, regs.IV, iv)
             hw.write(regs.CTRL, 1 | mode.value << 4)
             for j in range(count):
                 last = j == count - 1
@@ -465,8 +467,7 @@ class Accelerator:
         """Send ``data`` to the core's seed port through the SEED registers (word 0 its first
         four bytes) and SEED_LOAD, and wait until the core took it (STATUS.seeded)."""
         self._check_seed(data)
-        for i in range(0, len(data), 4):
-            hw.write(regs.SEED + i, int.from_bytes(data[i:i + 4].ljust(4, b"\0"), "big"))
+        _write_words(hw, regs.SEED, data)
         hw.write(regs.SEED_LOAD, 1)
         for _ in range(1000):
             status = hw.read(regs.STATUS)
@@ -485,8 +486,7 @@ class Accelerator:
                 break
         else:
             raise misbehaved("the core never took the reset's zero key")
-        for i in range(0, len(key), 4):
-            hw.write(regs.KEY + i, int.from_bytes(key[i:i + 4].ljust(4, b"\0"), "big"))
+        _write_words(hw, regs.KEY, key)
         hw.write(regs.KEY_LOAD, 1)
 
     def _stream(self, hw, data: bytes, per_clock, progress, no_output: bool = False):
