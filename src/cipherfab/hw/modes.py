@@ -168,6 +168,16 @@ def modes_of(info, gcm: bool = False) -> tuple[Mode, ...]:
                                     and "encrypt" in info.directions)))
 
 
+def one_of(m: Module, mode: Value, modes, name: str) -> Signal:
+    """A signal (``name``) that is 1 while ``mode`` is one of ``modes`` (none: always 0)."""
+    hit = Signal(name=name)
+    m.d.comb += hit.eq(0)
+    for md in modes:
+        with m.If(mode == md):
+            m.d.comb += hit.eq(1)
+    return hit
+
+
 def xts_alpha(t: Value) -> Value:
     """The tweak times alpha in GF(2^128) (IEEE 1619 5.2): the 16 bytes read as a
     little-endian number (byte 0 the lowest), shifted left one bit, 0x87 folded into byte 0
@@ -235,13 +245,9 @@ class ModeEngine(wiring.Component):
         m.d.sync += [mode_in.eq(self.mode), iv_in.eq(self.iv), load.eq(self.started), prep.eq(load)]
         # the mode asked for is one the engine runs: decided with the mode, at the load (the
         # register keeps CFB8 and CFB1 as CFB, which need not be built beside them)
-        supported, asked = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal()
-        m.d.comb += asked.eq(0)
-        for md in self.modes:
-            with m.If(mode_in == md):
-                m.d.comb += asked.eq(1)
+        supported = Signal(init=Mode.ECB_ENCRYPT in self.modes)
         with m.If(load):
-            m.d.sync += supported.eq(asked)
+            m.d.sync += supported.eq(one_of(m, mode_in, self.modes, "asked"))
         settling = load | prep
         m.d.comb += [self.idle.eq(idle & ~settling & ~core.busy), self.empty.eq(idle),
                      self.mode_error.eq(~supported)]
@@ -283,10 +289,8 @@ class ModeEngine(wiring.Component):
             with m.Default():
                 m.d.comb += [x.eq(given), pushed.eq(0)]
         if decrypt is not None:
-            m.d.comb += decrypt.eq(0)
-            for md in among(Mode.ECB_DECRYPT, Mode.CBC_DECRYPT, Mode.XTS_DECRYPT):
-                with m.If(mode == md):
-                    m.d.comb += decrypt.eq(1)
+            m.d.comb += decrypt.eq(one_of(m, mode, among(Mode.ECB_DECRYPT, Mode.CBC_DECRYPT,
+                                                         Mode.XTS_DECRYPT), "decrypting"))
 
         accepted, taken = Signal(), Signal()
         m.d.comb += [accepted.eq(port.valid & port.ready),
@@ -299,11 +303,7 @@ class ModeEngine(wiring.Component):
         # is set the mode changes; ``allowed`` stays low then and the clock after.
         allowed, fits = Signal(init=Mode.ECB_ENCRYPT in self.modes), Signal(init=1)
         next_in_flight = in_flight + accepted - taken
-        feedback = Signal()
-        m.d.comb += feedback.eq(0)
-        for md in (md for md in runs if md.feedback):
-            with m.If(mode == md):
-                m.d.comb += feedback.eq(1)
+        feedback = one_of(m, mode, [md for md in runs if md.feedback], "feedback")
         allowed_next = supported & ~self.started & ~load
         m.d.sync += [allowed.eq(allowed_next),
                      fits.eq((next_in_flight < self.depth) & (~feedback | (next_in_flight == 0)))]
@@ -330,15 +330,10 @@ class ModeEngine(wiring.Component):
         # the high part takes hi + 1 from a register (it changes at most once in 2^32 blocks),
         # so no carry runs through all n bits in one clock
         lo = counter[:lo_bits]
-        counts = Signal()
-        m.d.comb += counts.eq(0)
-        for md in among(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT):
-            with m.If(mode == md):
-                m.d.comb += counts.eq(1)
+        counts = one_of(m, mode, among(Mode.CTR, Mode.GCM_ENCRYPT, Mode.GCM_DECRYPT), "counts")
         with m.If(accepted):
-            for md in among(Mode.CBC_DECRYPT, Mode.CFB_DECRYPT):
-                with m.If(mode == md):
-                    m.d.sync += chain.eq(given)
+            with m.If(one_of(m, mode, among(Mode.CBC_DECRYPT, Mode.CFB_DECRYPT), "takes_given")):
+                m.d.sync += chain.eq(given)
             if units is not None:
                 with m.If((mode == Mode.XTS_ENCRYPT) | (mode == Mode.XTS_DECRYPT)):
                     m.d.sync += chain.eq(xts_alpha(chain))
@@ -383,9 +378,8 @@ class ModeEngine(wiring.Component):
         ]
         if side:
             m.d.comb += self.data_out.payload.side.eq(operand.r_data[n:])
-        for md in among(Mode.CBC_ENCRYPT, Mode.OFB):
-            with m.If(taken & (mode == md)):
-                m.d.sync += chain.eq(core.block_out.payload)
+        with m.If(taken & one_of(m, mode, among(Mode.CBC_ENCRYPT, Mode.OFB), "takes_output")):
+            m.d.sync += chain.eq(core.block_out.payload)
         if Mode.CFB_ENCRYPT in runs:
             with m.If(taken & (mode == Mode.CFB_ENCRYPT)):     # the ciphertext just out
                 m.d.sync += chain.eq(out)

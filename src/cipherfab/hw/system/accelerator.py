@@ -54,7 +54,7 @@ from ..gcm.gcm import LENGTH_BITS, GcmLayer, ghash_for, queue_for
 from ..block_ram_fifo import stream_fifo
 from ..stream_register import SkidRegister
 from ..info import info_of
-from ..modes import UNIT_BITS, Mode, ModeEngine, modes_of
+from ..modes import UNIT_BITS, Mode, ModeEngine, modes_of, one_of
 
 COUNTER_BITS = 32
 DEFAULT_DEPTH = 512
@@ -203,11 +203,9 @@ class Accelerator(wiring.Component):
                 m.d.sync += self.blocks_in.eq(self.blocks_in + 1)
                 with m.If(side.last):
                     m.d.sync += open_.eq(0)
-                stream_mode = Signal()        # CTR, OFB, CFB: a partial last block is fine
-                m.d.comb += stream_mode.eq(0)
-                for md in (md for md in self.modes if md.stream):
-                    with m.If(engine.active_mode == md):
-                        m.d.comb += stream_mode.eq(1)
+                # CTR, OFB, CFB: a partial last block is fine
+                stream_mode = one_of(m, engine.active_mode, [md for md in self.modes if md.stream],
+                                     "stream_mode")
                 with m.If((side.bytes != b // 8) & ~stream_mode & ~gcm.gcm):
                     m.d.sync += self.length_error.eq(1)
             with m.If(gcm.length_error):
