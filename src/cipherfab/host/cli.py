@@ -41,7 +41,7 @@ from . import ccm
 from .gcm_reference import gcm_reference
 from .driver import XTS_UNIT_MAX, xts_units
 from .mode_reference import (cfb_segment_agrees, check_two_key_core, check_wide_core,  # noqa: F401
-                             reference, xts_reference, xts_unit_tweaks)
+                             reference, system_mode, xts_reference, xts_unit_tweaks)
 from .link import DEFAULT_LINK, FMAX_MHZ, LINKS, get_link
 
 MODES = ("ecb", "cbc", "ctr", "ofb", "cfb", "cfb8", "cfb1", "gcm", "ccm", "xts")
@@ -419,7 +419,6 @@ def _message(args, data: bytes, bb: int) -> tuple[bytes, int]:
 
 def run(args) -> int:
     from ..generate import declaration, system_shape
-    from ..hw.modes import Mode
     from .driver import Accelerator
     _check_gcm_options(args)
     params, key_hex = _params(args)
@@ -470,13 +469,7 @@ def run(args) -> int:
             _summary(args, params, result, len(raw), 0, units=len(units))
             return 0
         acc = Accelerator(params, width=width, depth=depth, fmax_mhz=args.fmax, entropy=entropy)
-        mode = {("ecb", False): Mode.ECB_ENCRYPT, ("ecb", True): Mode.ECB_DECRYPT,
-                ("cbc", False): Mode.CBC_ENCRYPT, ("cbc", True): Mode.CBC_DECRYPT,
-                ("ctr", False): Mode.CTR, ("ctr", True): Mode.CTR,
-                ("ofb", False): Mode.OFB, ("ofb", True): Mode.OFB,
-                ("cfb", False): Mode.CFB_ENCRYPT, ("cfb", True): Mode.CFB_DECRYPT,
-                ("cfb8", False): Mode.CFB8_ENCRYPT, ("cfb8", True): Mode.CFB8_DECRYPT,
-                ("cfb1", False): Mode.CFB1_ENCRYPT, ("cfb1", True): Mode.CFB1_DECRYPT}[args.mode, args.decrypt]
+        mode = system_mode(args.mode, args.decrypt)
         result = _stream(acc, key, mode, data, iv, link, args.quiet)
         if mode.segment_bits:
             agrees = cfb_segment_agrees(params.cipher, key, mode.segment_bits, iv, data, result.out,

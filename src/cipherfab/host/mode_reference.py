@@ -57,6 +57,19 @@ def _feedback_reference(model, key: bytes, mode: str, iv: bytes, data: bytes, de
     return bytes(out)
 
 
+def system_mode(name: str, decrypt: bool):
+    """The system's mode (``hw.modes.Mode``) for a block mode's name (ecb, cbc, ctr, ofb, cfb,
+    cfb8, cfb1) and direction (CTR and OFB: the same both ways)."""
+    from ..hw.modes import Mode
+    if name in ("ctr", "ofb"):
+        return Mode[name.upper()]
+    return Mode[f"{name.upper()}_{'DECRYPT' if decrypt else 'ENCRYPT'}"]
+
+
+#: the ciphers whose CFB8 OpenSSL has (through ``cryptography``)
+OPENSSL_CFB8 = ("aes", "tdes")
+
+
 def segments(data: bytes, s: int, bits: int | None = None) -> list[int]:
     """A message as CFB's s-bit segments (s = 8 or 1), most significant bit first:
     ``bits`` of ``data`` (default all of it; CFB1 takes any number of bits)."""
@@ -95,7 +108,7 @@ def cfb_segment_reference(cipher: str, key: bytes, s: int, iv: bytes, data: byte
     :func:`packed`: OpenSSL's CFB8 through ``cryptography`` for AES and TDES; otherwise
     the construction over the cipher's reference model, decryption in bulk
     (:func:`cfb_segment_inputs`) and encryption a segment after another."""
-    if s == 8 and cipher in ("aes", "tdes"):
+    if s == 8 and cipher in OPENSSL_CFB8:
         from cryptography.hazmat.decrepit.ciphers.modes import CFB8
         from cryptography.hazmat.primitives.ciphers import Cipher
         if cipher == "aes":
@@ -116,7 +129,7 @@ def cfb_segment_agrees(cipher: str, key: bytes, s: int, iv: bytes, given: bytes,
     The same verdict: a CFB decryption is one-to-one (the first segment where two
     ciphertexts differ has the same cipher input in both, so their plaintexts differ there
     too), so the one ciphertext that decrypts to the plaintext is its encryption."""
-    if decrypt or (s == 8 and cipher in ("aes", "tdes")):
+    if decrypt or (s == 8 and cipher in OPENSSL_CFB8):
         return out == cfb_segment_reference(cipher, key, s, iv, given, decrypt, bits)
     return given == cfb_segment_reference(cipher, key, s, iv, out, True, bits)
 

@@ -36,10 +36,6 @@ def _file_mode(mode: str, block_bits: int) -> str:
     return {"ofb": "OFB", "ctr": "CTR", "cfb8": "CFB8", "cfb1": "CFB1"}.get(mode, f"CFB{block_bits}")
 
 
-#: the system's modes of a vector file's mode, (encrypt, decrypt)
-_FILE_MODES = {"OFB": ("OFB", "OFB"), "CTR": ("CTR", "CTR"), "CFB8": ("CFB8_ENCRYPT", "CFB8_DECRYPT"),
-               "CFB1": ("CFB1_ENCRYPT", "CFB1_DECRYPT")}
-
 
 def refuse_core_run_options(args, params) -> None:
     """``sim --mode M`` runs a generated core's system: an external core, and the options of
@@ -75,7 +71,7 @@ def run_mode_vectors(args, params) -> int:
         return _xts_vectors(args, params, info)
     if args.mode == "ccm":
         return _ccm_vectors(args, params, info)
-    from ..hw.modes import Mode
+    from .mode_reference import system_mode
     from ..vectors.acvp import acvp_algorithm, parse_acvp
     from ..vectors.records import fail
     from ..vectors.rsp import parse_rsp
@@ -106,11 +102,8 @@ def run_mode_vectors(args, params) -> int:
                     "the system runs AESAVS's)")
         return None
 
-    def mode_of(decrypt):
-        return Mode[_FILE_MODES.get(name, ("CFB_ENCRYPT", "CFB_DECRYPT"))[decrypt]]
-
     def check(acc, r):
-        mode = mode_of(r.decrypt)
+        mode = system_mode(args.mode, r.decrypt)
         if r.kind == "mct":
             def run(key, decrypt, iv, first, count, nxt):
                 return acc.run_stepped(key, mode, iv, first, count, nxt, seed=args.seed)

@@ -236,13 +236,12 @@ def _feedback_modes(acc, params: CoreParams, info, rng, fixed, seed: int, per_mo
     to 100 bytes); CFB8 and CFB1 encrypt and decrypt: a fifth as many (a block operation a
     segment; CFB8 1 to 40 bytes, CFB1 1 to a block and a byte of bits: past the IV), against
     the mode over the reference model; (counts, first failure or None)."""
-    from ..hw.modes import Mode
-    from .mode_reference import cfb_segment_reference, packed, reference
+    from .mode_reference import cfb_segment_reference, packed, reference, system_mode
     failed, first = 0, None
     bb = info.block_bits // 8
-    runs = ((Mode.OFB, "ofb", False), (Mode.CFB_ENCRYPT, "cfb", False), (Mode.CFB_DECRYPT, "cfb", True),
-            (Mode.CFB8_ENCRYPT, "cfb8", False), (Mode.CFB8_DECRYPT, "cfb8", True),
-            (Mode.CFB1_ENCRYPT, "cfb1", False), (Mode.CFB1_DECRYPT, "cfb1", True))
+    runs = [(system_mode(name, decrypt), name, decrypt) for name, decrypt in (
+        ("ofb", False), ("cfb", False), ("cfb", True), ("cfb8", False), ("cfb8", True),
+        ("cfb1", False), ("cfb1", True))]
     count = {m: max(1, per_mode // 5) if m.segment_bits else per_mode for m, _, _ in runs}
     for mode, name, decrypt in runs:
         for n in range(count[mode]):

@@ -15,11 +15,10 @@ A malformed file is one line naming the file and line.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
-from .records import Located, fail, hex_field, read_lines
+from .records import Located, fail, hex_field, read_lines, wycheproof_records
 
 
 @dataclass
@@ -112,21 +111,11 @@ def _record(path, start: int, lengths: dict, sticky: dict, fields: dict, verify:
 
 
 def _wycheproof(path, text: str) -> list[CcmRecord]:
-    try:
-        doc = json.loads(text)
-        if doc.get("algorithm") != "AES-CCM":
-            raise ValueError(f"its algorithm is {doc.get('algorithm')!r}, not 'AES-CCM'")
-        records = []
-        for group in doc["testGroups"]:
-            for t in group["tests"]:
-                valid = t["result"] == "valid"
-                records.append(CcmRecord(
-                    key=bytes.fromhex(t["key"]), nonce=bytes.fromhex(t["iv"]),
-                    aad=bytes.fromhex(t["aad"]), payload=bytes.fromhex(t["msg"]),
-                    ciphertext=bytes.fromhex(t["ct"]), tag=bytes.fromhex(t["tag"]),
-                    verify=not valid, valid=valid, file=str(path), line=0, label=f"tcId {t['tcId']}"))
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        raise fail(path, None, f"not a Wycheproof CCM file ({type(e).__name__}: {e})"[:160]) from None
-    if not records:
-        raise fail(path, None, "no CCM records in its testGroups")
-    return records
+    def record(t) -> CcmRecord:
+        valid = t["result"] == "valid"
+        return CcmRecord(
+            key=bytes.fromhex(t["key"]), nonce=bytes.fromhex(t["iv"]),
+            aad=bytes.fromhex(t["aad"]), payload=bytes.fromhex(t["msg"]),
+            ciphertext=bytes.fromhex(t["ct"]), tag=bytes.fromhex(t["tag"]),
+            verify=not valid, valid=valid, file=str(path), line=0, label=f"tcId {t['tcId']}")
+    return wycheproof_records(path, text, "CCM", record, "AES-CCM")

@@ -13,10 +13,10 @@ A malformed file is one line naming the file and line (:func:`~.records.fail`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-from .records import Located, fail, hex_field as _hex, int_field as _int, read_lines
+from .records import (Located, fail, hex_field as _hex, int_field as _int, read_lines,
+                      wycheproof_records)
 
 
 @dataclass
@@ -85,17 +85,7 @@ def _record(path, start: int, fields: dict) -> CmacRecord:
 
 
 def _wycheproof(path, text: str) -> list[CmacRecord]:
-    try:
-        doc = json.loads(text)
-        records = []
-        for group in doc["testGroups"]:
-            for t in group["tests"]:
-                records.append(CmacRecord(
-                    key=bytes.fromhex(t["key"]), msg=bytes.fromhex(t["msg"]), tag=bytes.fromhex(t["tag"]),
-                    verify=True, valid={"valid": True, "invalid": False}.get(t["result"]),
-                    file=str(path), line=0, label=f"tcId {t['tcId']}"))
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        raise fail(path, None, f"not a Wycheproof CMAC file ({type(e).__name__}: {e})"[:160]) from None
-    if not records:
-        raise fail(path, None, "no CMAC records in its testGroups")
-    return records
+    return wycheproof_records(path, text, "CMAC", lambda t: CmacRecord(
+        key=bytes.fromhex(t["key"]), msg=bytes.fromhex(t["msg"]), tag=bytes.fromhex(t["tag"]),
+        verify=True, valid={"valid": True, "invalid": False}.get(t["result"]),
+        file=str(path), line=0, label=f"tcId {t['tcId']}"))

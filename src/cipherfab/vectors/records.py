@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..errors import CipherfabError
 from ..userfiles import read_bytes
 
-__all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks",
+__all__ = ["VectorRecord", "FORMATS", "read_lines", "parse_hex", "split_blocks", "wycheproof_records",
            "key_bits", "effective_key_bits", "key_size_text", "check_key", "fail",
            "normalise_cipher_name", "header_name"]
 
@@ -138,6 +138,23 @@ class Located:
     @property
     def where(self) -> str:
         return f"{self.file} line {self.line}"
+
+
+def wycheproof_records(path, text: str, what: str, record, algorithm: str | None = None) -> list:
+    """A Wycheproof JSON file's tests as records, ``record(test)`` each (it may raise
+    ValueError for a test it cannot take); ``algorithm``: the file's must be it.  A file that
+    is not such JSON, or has no tests, is one line naming ``what`` (CCM, CMAC, XTS)."""
+    import json
+    try:
+        doc = json.loads(text)
+        if algorithm is not None and doc.get("algorithm") != algorithm:
+            raise ValueError(f"its algorithm is {doc.get('algorithm')!r}, not {algorithm!r}")
+        records = [record(t) for group in doc["testGroups"] for t in group["tests"]]
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise fail(path, None, f"not a Wycheproof {what} file ({type(e).__name__}: {e})"[:160]) from None
+    if not records:
+        raise fail(path, None, f"no {what} records in its testGroups")
+    return records
 
 
 def split_blocks(data: bytes, block_bytes: int, path, line: int, name: str) -> list[bytes]:

@@ -14,10 +14,10 @@ reason: the system takes bytes.  A malformed file is one line naming the file an
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-from .records import Located, fail, hex_field as _hex, int_field as _int, read_lines
+from .records import (Located, fail, hex_field as _hex, int_field as _int, read_lines,
+                      wycheproof_records)
 
 
 @dataclass
@@ -98,25 +98,15 @@ def _record(path, start: int, fields: dict, decrypt: bool | None) -> XtsRecord:
 
 
 def _wycheproof(path, text: str) -> list[XtsRecord]:
-    try:
-        doc = json.loads(text)
-        if doc.get("algorithm") != "AES-XTS":
-            raise ValueError(f"its algorithm is {doc.get('algorithm')!r}, not 'AES-XTS'")
-        records = []
-        for group in doc["testGroups"]:
-            for t in group["tests"]:
-                iv = bytes.fromhex(t["iv"])
-                if len(iv) > 16:
-                    raise ValueError(f"tcId {t['tcId']}: an iv of {len(iv)} bytes")
-                msg = bytes.fromhex(t["msg"])
-                records.append(XtsRecord(
-                    key=bytes.fromhex(t["key"]), tweak=iv.ljust(16, b"\0"), plaintext=msg,
-                    ciphertext=bytes.fromhex(t["ct"]), decrypt=False, file=str(path), line=0,
-                    label=f"tcId {t['tcId']}",
-                    skip=(None if t["result"] == "valid" else f"records with result {t['result']!r}")
-                    if len(msg) >= 16 else "messages under 16 bytes"))
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        raise fail(path, None, f"not a Wycheproof XTS file ({type(e).__name__}: {e})"[:160]) from None
-    if not records:
-        raise fail(path, None, "no XTS records in its testGroups")
-    return records
+    def record(t) -> XtsRecord:
+        iv = bytes.fromhex(t["iv"])
+        if len(iv) > 16:
+            raise ValueError(f"tcId {t['tcId']}: an iv of {len(iv)} bytes")
+        msg = bytes.fromhex(t["msg"])
+        return XtsRecord(
+            key=bytes.fromhex(t["key"]), tweak=iv.ljust(16, b"\0"), plaintext=msg,
+            ciphertext=bytes.fromhex(t["ct"]), decrypt=False, file=str(path), line=0,
+            label=f"tcId {t['tcId']}",
+            skip=(None if t["result"] == "valid" else f"records with result {t['result']!r}")
+            if len(msg) >= 16 else "messages under 16 bytes")
+    return wycheproof_records(path, text, "XTS", record, "AES-XTS")
