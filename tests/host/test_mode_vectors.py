@@ -13,6 +13,16 @@ VEC = Path(__file__).parent.parent / "vectors" / "aes" / "cryptography_vectors"
 CORE = ["aes", "--sbox", "rom", "--direction", "both"]      # the system test_encrypt_cli.py compiles
 
 
+def refusal(path, text: str, capsys, mode: str, core=CORE) -> str:
+    """``text`` written to ``path`` and run with ``sim --mode``: refused with exit 2 and one
+    line on stderr, which is returned."""
+    path.write_text(text)
+    assert main(["sim", *core, "--mode", mode, "--vectors", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
 @pytest.mark.parametrize("mode, name", [("ofb", "OFBMMT128.rsp"), ("cfb", "CFB128MMT128.rsp"),
                                         ("cfb8", "../cavp_modes/CFB8MMT128.rsp"),
                                         ("cfb1", "../cavp_modes/CFB1MMT128.rsp")])
@@ -128,11 +138,7 @@ def test_cmac_cavp_and_wycheproof_layouts(tmp_path, capsys):
     ('{"testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof CMAC file (KeyError"),
 ])
 def test_a_malformed_cmac_file_is_one_line(tmp_path, capsys, text, words):
-    bad = tmp_path / "bad.txt"
-    bad.write_text(text)
-    assert main(["sim", *CORE, "--mode", "cmac", "--vectors", str(bad)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0], err
+    assert words in refusal(tmp_path / "bad.txt", text, capsys, "cmac")
 
 
 XTS_FILE = VEC / "XTSGenAES128.rsp"
@@ -195,11 +201,7 @@ def test_xts_decrypt_records_skip_on_an_encrypting_core_and_wycheproof_reads(tmp
     ('{"algorithm": "AES-XTS", "testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof XTS file (KeyError"),
 ])
 def test_a_malformed_xts_file_is_one_line(tmp_path, capsys, text, words):
-    bad = tmp_path / "bad.rsp"
-    bad.write_text(text)
-    assert main(["sim", *CORE, "--mode", "xts", "--vectors", str(bad)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0], err
+    assert words in refusal(tmp_path / "bad.rsp", text, capsys, "xts")
 
 
 CFB1_HEAD = "# AESVS MMT test data for CFB1\n[ENCRYPT]\nCOUNT = 0\nKEY = " + "00" * 16 + "\nIV = " + "00" * 16 + "\n"
@@ -223,11 +225,7 @@ CFB1_HEAD = "# AESVS MMT test data for CFB1\n[ENCRYPT]\nCOUNT = 0\nKEY = " + "00
      "the file's mode is CFB8, not CFB128"),
 ])
 def test_a_malformed_cfb8_or_cfb1_file_is_one_line(tmp_path, capsys, mode, name, text, words):
-    bad = tmp_path / name
-    bad.write_text(text)
-    assert main(["sim", *CORE, "--mode", mode, "--vectors", str(bad)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0], err
+    assert words in refusal(tmp_path / name, text, capsys, mode)
 
 
 def test_a_cfb8_file_on_the_core_names_the_system_mode(capsys):
@@ -296,11 +294,7 @@ def test_ccm_wycheproof_layout_runs_valid_and_invalid_records(tmp_path, capsys):
     ('{"algorithm": "AES-CCM", "testGroups": [{"tests": [{"tcId": 1}]}]}', "not a Wycheproof CCM file (KeyError"),
 ])
 def test_a_malformed_ccm_file_is_one_line(tmp_path, capsys, text, words):
-    bad = tmp_path / "bad.rsp"
-    bad.write_text(text)
-    assert main(["sim", "aes", "--sbox", "rom", "--mode", "ccm", "--vectors", str(bad)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0], err
+    assert words in refusal(tmp_path / "bad.rsp", text, capsys, "ccm", core=("aes", "--sbox", "rom"))
 
 
 @pytest.mark.parametrize("args, words", [
