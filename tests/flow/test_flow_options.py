@@ -8,6 +8,7 @@ records stay valid.  ``test_flow_options_build.py`` builds a small core for real
 """
 
 import importlib
+import re
 
 import pytest
 
@@ -16,7 +17,7 @@ from cipherfab.flow.worst_paths import SDF_FILE
 from cipherfab.errors import CipherfabError
 from cipherfab.flow import cache, pnr, synth, tools
 from cipherfab.flow.devices import get_device
-from cipherfab.flow.options import FlowOptions
+from cipherfab.flow.options import FlowOptions, label_part
 from flowhelpers import MINI_PARTS, mini_source
 
 ECP5 = get_device("ecp5-85k")
@@ -137,6 +138,37 @@ def keys(monkeypatch, **kw) -> str:
     return seen[0]
 
 
+def test_heap_placer_numbers_as_arguments_labels_and_one_line_refusals(monkeypatch, tmp_path):
+    opts = FlowOptions.of(heap_timing_weight=30, heap_crit_exp=4)
+    assert opts.pnr_args() == ["--router", "router1", "--placer-heap-timingweight", "30",
+                               "--placer-heap-critexp", "4"]
+    assert opts.changed() == {"heap_timing_weight": 30, "heap_crit_exp": 4}
+    assert FlowOptions.of(heap_timing_weight=10, heap_crit_exp=2) == FlowOptions()
+    assert (label_part("heap_timing_weight", 30), label_part("heap_crit_exp", 4)) == ("tw30", "ce4")
+    seen = []
+
+    def fake_run(tool, args, cwd, log_name, timeout=None):
+        seen.append(list(args))
+        raise Stop
+    monkeypatch.setattr(pnr.tools, "run", fake_run)
+    with pytest.raises(Stop):
+        pnr.place_and_route(ECP5, tmp_path, 1, "router1", None, options=opts)
+    assert seen[0] == DEFAULT_PNR[:15] + ["--placer-heap-timingweight", "30", "--placer-heap-critexp", "4"] \
+        + DEFAULT_PNR[15:]
+    for given, message in ((dict(heap_timing_weight=0), "--heap-timing-weight is a whole number in 1..1000, not 0"),
+                           (dict(heap_crit_exp=17), "--heap-crit-exp is a whole number in 1..16, not 17"),
+                           (dict(heap_crit_exp=True), "--heap-crit-exp is a whole number in 1..16, not True"),
+                           (dict(heap_timing_weight="30"),
+                            "--heap-timing-weight is a whole number in 1..1000, not '30'"),
+                           (dict(placer="sa", heap_crit_exp=4), "--heap-crit-exp applies to the heap placer, "
+                                                                 "not --placer sa")):
+        with pytest.raises(CipherfabError, match="^" + re.escape(message) + "$"):
+            FlowOptions.of(**given)
+    with pytest.raises(CipherfabError, match="^--heap-timing-weight is not offered on gowin-9k"):
+        FlowOptions.of(heap_timing_weight=30).check(get_device("gowin-9k"))
+    FlowOptions.of(heap_timing_weight=30).check(get_device("ice40-hx8k"))     # its nextpnr has them
+
+
 def test_cache_key_is_todays_for_the_default_flow_and_holds_every_option(monkeypatch):
     src = mini_source()
     today = cache.key(flow=1, sha=src.verilog_sha256, top="mini_core", parts=MINI_PARTS,
@@ -148,8 +180,11 @@ def test_cache_key_is_todays_for_the_default_flow_and_holds_every_option(monkeyp
     changed = [keys(monkeypatch, **kw) for kw in (dict(placer="sa"), dict(router="router2"),
                                                    dict(abc9=False), dict(widelut=False),
                                                    dict(abc9=False, widelut=False), dict(seed=2),
-                                                   dict(flatten=True))]
+                                                   dict(flatten=True), dict(heap_timing_weight=30),
+                                                   dict(heap_crit_exp=4))]
     assert len({today, *changed}) == 1 + len(changed)
+    # nextpnr's own heap numbers are the default flow: the same key
+    assert keys(monkeypatch, heap_timing_weight=10, heap_crit_exp=2) == today
 
 
 def test_build_hands_every_option_to_the_tools(monkeypatch, tmp_path):
@@ -159,15 +194,22 @@ def test_build_hands_every_option_to_the_tools(monkeypatch, tmp_path):
         seen["synth"] = options
         return {"stat": {}, "cells": {}, "totals": {}, "parts": {}, "seconds": 1.0, "version": "Yosys"}
 
-    def place_and_route(device, workdir, seed, router, timeout, placer, between=None):
+    def place_and_route(device, workdir, seed, router, timeout, placer, between=None, options=None):
         seen["pnr"] = (seed, router, placer, between)
+        seen["pnr_args"] = options.pnr_args()
         raise Stop
     monkeypatch.setattr(build_mod, "synthesize", synthesize)
     monkeypatch.setattr(build_mod, "place_and_route", place_and_route)
     with pytest.raises(Stop):
         build_mod.build(mini_source(), seed=7, placer="sa", router="router2", abc9=False,
                         widelut=False, use_cache=False, workdir=tmp_path)
-    assert seen == {"synth": FlowOptions("sa", "router2", False, False), "pnr": (7, "router2", "sa", None)}
+    assert seen == {"synth": FlowOptions("sa", "router2", False, False), "pnr": (7, "router2", "sa", None),
+                    "pnr_args": ["--router", "router2", "--placer", "sa"]}
+    with pytest.raises(Stop):
+        build_mod.build(mini_source(), heap_timing_weight=30, heap_crit_exp=4, use_cache=False,
+                        workdir=tmp_path)
+    assert seen["pnr_args"] == ["--router", "router1", "--placer-heap-timingweight", "30",
+                                "--placer-heap-critexp", "4"]
 
 
 def test_record_flow_section_names_every_option_also_for_old_cache_entries():
@@ -178,7 +220,7 @@ def test_record_flow_section_names_every_option_also_for_old_cache_entries():
     got = build_mod.flow_section(old_flow, FlowOptions(), ECP5, 3)
     assert got == {**old_flow, "placer": "heap", "router": "router1", "abc9": True, "widelut": True,
                    "flatten": False, "share_placement": "separate", "ebr_outreg": False, "floorplan": False,
-                   "retime": False,
+                   "heap_timing_weight": None, "heap_crit_exp": None, "retime": False,
                    "seed": 3}
     xc7 = build_mod.flow_section({}, FlowOptions(), get_device("xc7"), 1)
     assert (xc7["placer"], xc7["router"], xc7["seed"]) == (None, None, None)
@@ -192,7 +234,7 @@ def test_a_synthesized_design_over_the_device_stops_before_place_and_route(monke
     def synthesize(verilog, top, parts, device, workdir, timeout, options):
         return {"stat": {}, "cells": {}, "totals": dict(totals), "parts": {}, "seconds": 1.0, "version": "Yosys"}
 
-    def place_and_route(device, workdir, seed, router, timeout, placer, between=None):
+    def place_and_route(device, workdir, seed, router, timeout, placer, between=None, options=None):
         raise Stop
     monkeypatch.setattr(build_mod, "synthesize", synthesize)
     monkeypatch.setattr(build_mod, "place_and_route", place_and_route)

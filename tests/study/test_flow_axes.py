@@ -98,10 +98,12 @@ def test_pick_never_answers_a_point_built_with_a_flow_option():
 def test_aes_space_compact_and_block_ram_points_carry_their_flow_option():
     from cipherfab.study.studies import AES_SPACE
     flow_points = [runner.Point.generated(p) for p in AES_SPACE.points
-                   if any(k in p for k in ("widelut", "flatten", "ebr_outreg", "floorplan"))]
+                   if any(k in p for k in ("widelut", "flatten", "ebr_outreg", "floorplan", "heap_timing_weight"))]
     assert [p.label for p in flow_points] == [
         "aes-byte-128-encrypt-rom-no-widelut", "aes-column-128-encrypt-rom-flatten",
         "aes-iterative-128-encrypt-rom-flatten", "aes-interleaved-128-encrypt-rom-3-flatten",
-        "aes-pipeline-128-encrypt-rom-4-ebr-outreg", "aes-pipeline-128-encrypt-rom-4-ebr-outreg-floorplan"]
+        "aes-pipeline-128-encrypt-rom-4-ebr-outreg", "aes-pipeline-128-encrypt-rom-4-ebr-outreg-floorplan",
+        "aes-pipeline-128-encrypt-lut-3-tw30-ce4"]
     assert [p.split()[1] for p in flow_points] == ([{"widelut": False}] + [{"flatten": True}] * 3
-                                                   + [{"ebr_outreg": True}, {"ebr_outreg": True, "floorplan": True}])
+                                                   + [{"ebr_outreg": True}, {"ebr_outreg": True, "floorplan": True},
+                                                      {"heap_timing_weight": 30, "heap_crit_exp": 4}])

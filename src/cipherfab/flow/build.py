@@ -76,7 +76,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
         stage(f"place and route ({dev.kind.nextpnr.removeprefix('yowasp-')}, seed {seed})")
         separate = counts_shares(source, dev) and opts.share_placement == "separate"
         pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer,
-                              between=(lambda d: share_place.run(d, source.top)) if separate else None)
+                              between=(lambda d: share_place.run(d, source.top)) if separate else None,
+                              options=opts)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
     if pnr and clock is None and wraps(source, dev) and len(pnr["fmax"]) == 1:
@@ -218,7 +219,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
           timeout: float | None = None, placer: str | None = None, abc9: bool | None = None,
           widelut: bool | None = None, paths: int | None = None,
           flatten: bool | None = None, share_placement: str | None = None,
-          ebr_outreg: bool | None = None, floorplan: bool | None = None) -> dict:
+          ebr_outreg: bool | None = None, floorplan: bool | None = None,
+          heap_timing_weight: int | None = None, heap_crit_exp: int | None = None) -> dict:
     """Build ``source`` on ``device`` and return one JSON-serialisable record.
 
     ``router`` None is nextpnr's timing-driven router1, the same for every
@@ -226,7 +228,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     timing-driven (an iterative AES-128 measured 102 MHz with router2 against
     128 MHz with router1 on ecp5-85k), so choose it explicitly for sweeps of
     very large cores and compare like with like.  ``placer``, ``abc9``,
-    ``widelut``, ``flatten`` and ``share_placement`` are the other flow options (:mod:`.options`; None = the default flow,
+    ``widelut``, ``flatten``, ``share_placement``, ``ebr_outreg``, ``floorplan``,
+    ``heap_timing_weight`` and ``heap_crit_exp`` are the other flow options (:mod:`.options`; None = the default flow,
     whose tool arguments and cache key are those of builds before the options existed;
     the record's ``flow`` section names every option used).  ``workdir``
     keeps the tool files and logs there; by default a temporary directory is
@@ -243,7 +246,8 @@ def build(source: DesignSource, *, device: str | Device = DEFAULT, seed: int = 1
     dev = _device(device, speed)
     opts = FlowOptions.of(placer=placer, router=router, abc9=abc9, widelut=widelut, flatten=flatten,
                           share_placement=share_placement, ebr_outreg=ebr_outreg,
-                          floorplan=floorplan).on(dev, router is not None)
+                          floorplan=floorplan, heap_timing_weight=heap_timing_weight,
+                          heap_crit_exp=heap_crit_exp).on(dev, router is not None)
     opts.check(dev)
     if "share_placement" in opts.changed() and not counts_shares(source, dev):
         raise CipherfabError(f"--share-placement {opts.share_placement} applies to masked (share-tagged) cores "

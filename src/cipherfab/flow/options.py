@@ -35,6 +35,14 @@ key and record are what they were before the options existed.
 * **floorplan**: give each block RAM a site before placement, in the order the data reaches
   them, along the device's block-RAM rows (``--floorplan``; :mod:`.floorplan`), or let the
   placer choose (default).  ECP5.
+* **heap_timing_weight**, **heap_crit_exp**: the analytic placer's timing weight and
+  criticality exponent (nextpnr ``--placer-heap-timingweight``, ``--placer-heap-critexp``;
+  ``--heap-timing-weight N``, ``--heap-crit-exp N``), or nextpnr's own (default: 10 and 2,
+  passed as nothing, so a value equal to nextpnr's is the default flow).  A larger weight
+  pulls the cells of critical nets together harder, a larger exponent makes the most
+  critical ones count more: on the 3-stage logic AES pipeline (36,538 LUT4) 30 and 4 took
+  seed 1 from 202.9 to 230.0 MHz (docs/decisions.md).  The heap placer only (refused with
+  ``--placer sa``); families whose nextpnr has the options (ECP5, iCE40, Nexus).
 * **retime**: not offered.  This Yosys accepts ``synth_ecp5 -retime`` and ignores it (the
   log is byte-identical); ABC9's script has no retiming step; and the classic ``abc``
   pass retimes only the flip-flops it is given, none by the time ``synth_ecp5`` maps
@@ -52,10 +60,14 @@ PLACERS = ("heap", "sa")
 ROUTERS = ("router1", "router2")
 SHARE_PLACEMENTS = ("separate", "free")
 #: the option names, as build() keywords, study point parameters and record keys
-NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "ebr_outreg", "floorplan")
+NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "ebr_outreg", "floorplan",
+         "heap_timing_weight", "heap_crit_exp")
 #: the options that are true or false, and of those the ones only ``synth_ecp5`` has
 SWITCHES = ("abc9", "widelut", "flatten", "ebr_outreg", "floorplan")
 ECP5_ONLY = ("abc9", "widelut", "ebr_outreg", "floorplan")
+#: the heap placer's numbers: (nextpnr flag, nextpnr's default, the range offered, label prefix)
+HEAP = {"heap_timing_weight": ("--placer-heap-timingweight", 10, (1, 1000), "tw"),
+        "heap_crit_exp": ("--placer-heap-critexp", 2, (1, 16), "ce")}
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -72,10 +84,13 @@ class FlowOptions:
     share_placement: str = "separate"
     ebr_outreg: bool = False
     floorplan: bool = False
+    heap_timing_weight: int | None = None
+    heap_crit_exp: int | None = None
 
     @classmethod
     def of(cls, **given) -> "FlowOptions":
-        """The options from keywords, ``None`` meaning the default; one-line error for a bad value."""
+        """The options from keywords, ``None`` meaning the default (a heap number equal to
+        nextpnr's own too); one-line error for a bad value."""
         unknown = [k for k in given if k not in NAMES]
         if unknown:
             raise CipherfabError(f"unknown flow option {unknown[0]!r}: the flow options are "
@@ -91,6 +106,19 @@ class FlowOptions:
         for name in SWITCHES:
             if not isinstance(getattr(opts, name), bool):
                 raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
+        for name, (_, default, (low, high), _) in HEAP.items():
+            value = getattr(opts, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise CipherfabError(f"--{name.replace('_', '-')} is a whole number in {low}..{high}, "
+                                     f"not {value!r}")
+            if value == default:                  # nextpnr's own: the default flow
+                opts = replace(opts, **{name: None})
+        heap = [n for n in HEAP if getattr(opts, n) is not None]
+        if heap and opts.placer != "heap":
+            raise CipherfabError(f"--{heap[0].replace('_', '-')} applies to the heap placer, not "
+                                 f"--placer {opts.placer}")
         return opts
 
     def changed(self) -> dict:
@@ -112,6 +140,10 @@ class FlowOptions:
             raise CipherfabError(f"--router {self.router} is not offered on {device.name}: "
                                  f"{device.kind.title} routes with {' or '.join(device.kind.routers)}")
         check_device_options(self.changed(), device)
+        heap = [n for n in HEAP if getattr(self, n) is not None]
+        if heap and not device.synthesis_only and not device.supports("heap_options"):
+            raise CipherfabError(f"--{heap[0].replace('_', '-')} is not offered on {device.name}: "
+                                 f"its nextpnr has no heap placer options")
 
     def synth_lines(self, device: Device, top: str) -> list[str]:
         """The Yosys commands that synthesize ``top``: one ``synth_*`` line by default."""
@@ -129,7 +161,9 @@ class FlowOptions:
     def pnr_args(self) -> list[str]:
         """nextpnr's arguments for these options: ``--router`` always (as before), ``--placer``
         only when it is not the default."""
-        return ["--router", self.router] + ([] if self.placer == "heap" else ["--placer", self.placer])
+        heap = [a for n, (flag, *_) in HEAP.items() if getattr(self, n) is not None
+                for a in (flag, str(getattr(self, n)))]
+        return ["--router", self.router] + ([] if self.placer == "heap" else ["--placer", self.placer]) + heap
 
     def describe(self) -> dict:
         """The record's account of the options (``flow`` section), retiming included."""
@@ -153,4 +187,6 @@ def label_part(name: str, value) -> str:
         return name if value else f"no-{name}"
     if name == "share_placement":
         return f"shares-{value}"
+    if name in HEAP:
+        return f"{HEAP[name][3]}{value}"
     return str(value)

@@ -234,6 +234,10 @@ _FLOW_POINTS = (
      "block-RAM output registers and floorplan",
      "as the point above, and every block RAM sited before placement in the order the data "
      "reaches it, along two EBR rows (--floorplan)"),
+    ("pipeline 3-stage", _pick("pipeline", sbox="lut", stages=3), {"heap_timing_weight": 30, "heap_crit_exp": 4},
+     "heap placer timing weight 30, criticality exponent 4",
+     "the analytic placer pulls the cells of critical nets together harder than by default "
+     "(nextpnr --placer-heap-timingweight 30 --placer-heap-critexp 4; its own are 10 and 2)"),
 )
 
 AES_SPACE = Study(
@@ -250,12 +254,13 @@ AES_SPACE = Study(
                  "with every key addition folded into the round (paper 001's modified sequential "
                  "core), the interleaved round and the pipeline with a register inside the S-box "
                  "(4 stages; with block-RAM S-boxes a second register after the block RAM), and "
-                 "the pipeline with fixed round keys; then six points with a flow "
+                 "the pipeline with fixed round keys; then seven points with a flow "
                  "option: the byte core mapped to LUT4 only (no wide LUTs), the column, "
                  "iterative and 3-stage interleaved cores with block-RAM S-boxes synthesized flat "
                  "(no part kept for the area split), and the 4-stage block-RAM pipeline with the "
                  "block RAMs' output registers (--ebr-outreg), also with its block RAMs sited "
-                 "in data order (--floorplan); two placer seeds each."),
+                 "in data order (--floorplan), and the 3-stage logic pipeline placed with a heavier "
+                 "timing weight (--heap-timing-weight 30 --heap-crit-exp 4); two placer seeds each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -264,6 +269,7 @@ AES_SPACE = Study(
             + _aes128("unrolled", sbox="lut", rounds_per_clock=[1, 2, 5, 10])
             + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])
             + _aes128("pipeline", sbox="rom", stages=3)
+            + _aes128("pipeline", sbox="lut", stages=3)
             + _aes128("iterative", sbox=["lut", "rom"], key_add="folded")
             + _aes128("interleaved", sbox="lut", stages=4)
             + _aes128("pipeline", sbox=["lut", "rom"], stages=4)

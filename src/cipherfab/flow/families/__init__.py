@@ -43,7 +43,9 @@ class Family:
     #: tagged core counted in the placed design, :mod:`cipherfab.flow.shares`), "pins" (no
     #: out-of-context mode and every IO needs a pin: a core is placed behind the serial I/O
     #: wrapper, whose ports get the device's ``pins`` through :meth:`pin_constraints`), "wrap"
-    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40)
+    #: (a generated core is placed behind that wrapper, its ports on any pins: iCE40),
+    #: "heap_options" (its nextpnr takes the heap placer's timing weight and criticality
+    #: exponent, ``--heap-timing-weight`` / ``--heap-crit-exp``)
     supports: frozenset = frozenset()
     #: the PyPI packages of the tools (for the record and the first-use notes)
     packages: tuple = ()

