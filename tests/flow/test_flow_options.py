@@ -53,7 +53,7 @@ def nextpnr_args(monkeypatch, tmp_path, **kw) -> list[str]:
     monkeypatch.setattr(pnr.tools, "run", fake_run)
     with pytest.raises(Stop):
         pnr.place_and_route(ECP5, tmp_path, 1, kw.get("router", "router1"), None,
-                            **({"placer": kw["placer"]} if "placer" in kw else {}))
+                            **{k: v for k, v in kw.items() if k in ("placer", "options")})
     return seen[0]
 
 
@@ -145,15 +145,7 @@ def test_heap_placer_numbers_as_arguments_labels_and_one_line_refusals(monkeypat
     assert opts.changed() == {"heap_timing_weight": 30, "heap_crit_exp": 4}
     assert FlowOptions.of(heap_timing_weight=10, heap_crit_exp=2) == FlowOptions()
     assert (label_part("heap_timing_weight", 30), label_part("heap_crit_exp", 4)) == ("tw30", "ce4")
-    seen = []
-
-    def fake_run(tool, args, cwd, log_name, timeout=None):
-        seen.append(list(args))
-        raise Stop
-    monkeypatch.setattr(pnr.tools, "run", fake_run)
-    with pytest.raises(Stop):
-        pnr.place_and_route(ECP5, tmp_path, 1, "router1", None, options=opts)
-    assert seen[0] == DEFAULT_PNR[:15] + ["--placer-heap-timingweight", "30", "--placer-heap-critexp", "4"] \
+    assert nextpnr_args(monkeypatch, tmp_path, options=opts) == DEFAULT_PNR[:15] + ["--placer-heap-timingweight", "30", "--placer-heap-critexp", "4"] \
         + DEFAULT_PNR[15:]
     for given, message in ((dict(heap_timing_weight=0), "--heap-timing-weight is a whole number in 1..1000, not 0"),
                            (dict(heap_crit_exp=17), "--heap-crit-exp is a whole number in 1..16, not 17"),
