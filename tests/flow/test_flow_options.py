@@ -51,9 +51,9 @@ def nextpnr_args(monkeypatch, tmp_path, **kw) -> list[str]:
         seen.append(list(args))
         raise Stop
     monkeypatch.setattr(pnr.tools, "run", fake_run)
+    options = kw.get("options") or FlowOptions.of(router=kw.get("router"), placer=kw.get("placer"))
     with pytest.raises(Stop):
-        pnr.place_and_route(ECP5, tmp_path, 1, kw.get("router", "router1"), None,
-                            **{k: v for k, v in kw.items() if k in ("placer", "options")})
+        pnr.place_and_route(ECP5, tmp_path, 1, options, None)
     return seen[0]
 
 
@@ -186,8 +186,8 @@ def test_build_hands_every_option_to_the_tools(monkeypatch, tmp_path):
         seen["synth"] = options
         return {"stat": {}, "cells": {}, "totals": {}, "parts": {}, "seconds": 1.0, "version": "Yosys"}
 
-    def place_and_route(device, workdir, seed, router, timeout, placer, between=None, options=None):
-        seen["pnr"] = (seed, router, placer, between)
+    def place_and_route(device, workdir, seed, options, timeout, between=None):
+        seen["pnr"] = (seed, options.router, options.placer, between)
         seen["pnr_args"] = options.pnr_args()
         raise Stop
     monkeypatch.setattr(build_mod, "synthesize", synthesize)
@@ -226,7 +226,7 @@ def test_a_synthesized_design_over_the_device_stops_before_place_and_route(monke
     def synthesize(verilog, top, parts, device, workdir, timeout, options):
         return {"stat": {}, "cells": {}, "totals": dict(totals), "parts": {}, "seconds": 1.0, "version": "Yosys"}
 
-    def place_and_route(device, workdir, seed, router, timeout, placer, between=None, options=None):
+    def place_and_route(device, workdir, seed, options, timeout, between=None):
         raise Stop
     monkeypatch.setattr(build_mod, "synthesize", synthesize)
     monkeypatch.setattr(build_mod, "place_and_route", place_and_route)

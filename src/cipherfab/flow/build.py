@@ -75,9 +75,8 @@ def _measure(source: DesignSource, dev: Device, seed: int, opts: FlowOptions, wd
     if not dev.synthesis_only:
         stage(f"place and route ({dev.kind.nextpnr.removeprefix('yowasp-')}, seed {seed})")
         separate = counts_shares(source, dev) and opts.share_placement == "separate"
-        pnr = place_and_route(dev, wd, seed, router, timeout, opts.placer,
-                              between=(lambda d: share_place.run(d, source.top)) if separate else None,
-                              options=opts)
+        pnr = place_and_route(dev, wd, seed, opts, timeout,
+                              between=(lambda d: share_place.run(d, source.top)) if separate else None)
         pnr["target_mhz"] = FREQ_TARGET_MHZ
     clock = parse.pick_clock(pnr["fmax"], CLOCK_PORT) if pnr else None
     if pnr and clock is None and wraps(source, dev) and len(pnr["fmax"]) == 1:

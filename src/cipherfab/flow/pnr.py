@@ -33,19 +33,18 @@ from .options import FlowOptions
 FREQ_TARGET_MHZ = 500  # high enough not to limit anything
 
 
-def place_and_route(device: Device, workdir: Path, seed: int, router: str,
-                    timeout: float | None, placer: str = "heap", between=None,
-                    options: FlowOptions | None = None) -> dict:
-    """Run nextpnr on ``workdir/netlist.json``; return raw measurements.  ``placer`` heap
-    (nextpnr's default) passes no ``--placer``, so default builds run as they always did.
-    ``options``: the build's flow options (their nextpnr arguments; None: ``placer`` and
-    ``router`` alone).  ``between(workdir)``: run nextpnr twice, placing (``placed.json``), then, after
+def place_and_route(device: Device, workdir: Path, seed: int, options: FlowOptions,
+                    timeout: float | None, between=None) -> dict:
+    """Run nextpnr on ``workdir/netlist.json`` with the nextpnr arguments of the build's flow
+    ``options`` (:meth:`~.options.FlowOptions.pnr_args`: the default flow passes what default
+    builds always did); return raw measurements.
+    ``between(workdir)``: run nextpnr twice, placing (``placed.json``), then, after
     ``between`` wrote ``placed-changed.json`` from it, routing that placement as it is
     (:mod:`.share_place`); its result is the record's ``between``."""
     fam = device.kind
     tool = fam.nextpnr
     pins = _pin_args(device, workdir)
-    flow = (options or FlowOptions(placer=placer, router=router)).pnr_args()
+    flow = options.pnr_args()
 
     def args(source: str, *extra: str) -> list[str]:
         return [*device.pnr_flags, *pins, "--json", source, "--seed", str(seed), "--freq", str(FREQ_TARGET_MHZ),
