@@ -15,8 +15,8 @@ from .build import SEED_MAX, check_paths
 from .worst_paths import PATHS_KEPT
 from .devices import DEFAULT, DEVICES, Device, get_device
 from .external import OPTIONS, add_external_arguments, external_source
-from .options import (HEAP, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS, FlowOptions,
-                      check_device_options)
+from .options import (HEAP, NAMES as FLOW_OPTIONS, PLACERS, ROUTERS, SHARE_PLACEMENTS,
+                      check_device_options, check_placing)
 from .seeds import SEEDS_MAX
 from .source import DesignSource
 
@@ -109,11 +109,10 @@ def add_flow_arguments(group) -> None:
                        help="give each block RAM a site before placement, in the order the data "
                             "reaches them, along the device's block-RAM rows (ECP5). Default "
                             "--no-floorplan: the placer chooses")
-    for name, (flag, default, (low, high), _) in HEAP.items():
-        what = "timing weight" if name == "heap_timing_weight" else "criticality exponent"
-        group.add_argument(f"--{name.replace('_', '-')}", type=between(low, high, "what this flow offers"),
-                           metavar="N", help=f"the heap placer's {what} (nextpnr {flag}; default "
-                                             f"{default}, nextpnr's own)")
+    for name, h in HEAP.items():
+        group.add_argument(f"--{name.replace('_', '-')}", type=between(h.low, h.high, "what this flow offers"),
+                           metavar="N", help=f"the heap placer's {h.what} (nextpnr {h.flag}; default "
+                                             f"{h.default}, nextpnr's own)")
 
 
 def flow_options(args) -> dict:
@@ -313,8 +312,7 @@ def _check_flow(args, device: Device) -> None:
             if getattr(args, flag) is not None:
                 raise CipherfabError(f"--{flag.replace('_', '-')} applies to place and route: {device.name} is synthesis only")
     else:
-        FlowOptions.of(**{k: getattr(args, k, None) for k in ("router", "placer", *HEAP)}) \
-            .on(device, args.router is not None).check(device)
+        check_placing(flow_options(args), device)
     check_device_options(flow_options(args), device)
     if args.bitstream is not None:
         if args.paths is not None:

@@ -52,6 +52,7 @@ key and record are what they were before the options existed.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from typing import NamedTuple
 
 from ..errors import CipherfabError
 from .devices import Device
@@ -65,9 +66,21 @@ NAMES = ("placer", "router", "abc9", "widelut", "flatten", "share_placement", "e
 #: the options that are true or false, and of those the ones only ``synth_ecp5`` has
 SWITCHES = ("abc9", "widelut", "flatten", "ebr_outreg", "floorplan")
 ECP5_ONLY = ("abc9", "widelut", "ebr_outreg", "floorplan")
-#: the heap placer's numbers: (nextpnr flag, nextpnr's default, the range offered, label prefix)
-HEAP = {"heap_timing_weight": ("--placer-heap-timingweight", 10, (1, 1000), "tw"),
-        "heap_crit_exp": ("--placer-heap-critexp", 2, (1, 16), "ce")}
+class HeapNumber(NamedTuple):
+    """One of the heap placer's numbers: its nextpnr flag, nextpnr's own value, the range
+    offered, its label in a point's name, and what it is."""
+    flag: str
+    default: int
+    low: int
+    high: int
+    label: str
+    what: str
+
+
+HEAP = {"heap_timing_weight": HeapNumber("--placer-heap-timingweight", 10, 1, 1000, "tw", "timing weight"),
+        "heap_crit_exp": HeapNumber("--placer-heap-critexp", 2, 1, 16, "ce", "criticality exponent")}
+#: the options place and route takes (checked against a device by :func:`check_placing`)
+PLACING = ("router", "placer", *HEAP)
 #: what the record says about retiming, which this Yosys does not offer for ECP5
 RETIME = False
 
@@ -106,14 +119,14 @@ class FlowOptions:
         for name in SWITCHES:
             if not isinstance(getattr(opts, name), bool):
                 raise CipherfabError(f"flow option {name} is true or false, not {getattr(opts, name)!r}")
-        for name, (_, default, (low, high), _) in HEAP.items():
+        for name, h in HEAP.items():
             value = getattr(opts, name)
             if value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise CipherfabError(f"--{name.replace('_', '-')} is a whole number in {low}..{high}, "
+            if isinstance(value, bool) or not isinstance(value, int) or not h.low <= value <= h.high:
+                raise CipherfabError(f"--{name.replace('_', '-')} is a whole number in {h.low}..{h.high}, "
                                      f"not {value!r}")
-            if value == default:                  # nextpnr's own: the default flow
+            if value == h.default:                # nextpnr's own: the default flow
                 opts = replace(opts, **{name: None})
         heap = [n for n in HEAP if getattr(opts, n) is not None]
         if heap and opts.placer != "heap":
@@ -161,13 +174,21 @@ class FlowOptions:
     def pnr_args(self) -> list[str]:
         """nextpnr's arguments for these options: ``--router`` always (as before), ``--placer``
         only when it is not the default."""
-        heap = [a for n, (flag, *_) in HEAP.items() if getattr(self, n) is not None
-                for a in (flag, str(getattr(self, n)))]
+        heap = [a for n, h in HEAP.items() if getattr(self, n) is not None
+                for a in (h.flag, str(getattr(self, n)))]
         return ["--router", self.router] + ([] if self.placer == "heap" else ["--placer", self.placer]) + heap
 
     def describe(self) -> dict:
         """The record's account of the options (``flow`` section), retiming included."""
         return {**asdict(self), "retime": RETIME}
+
+
+def check_placing(given: dict, device: Device) -> None:
+    """The place-and-route options given (:data:`PLACING`; None or absent: not given) on a
+    placed ``device``: a router its family does not offer, a heap number its nextpnr lacks or
+    with another placer, refused in one line."""
+    FlowOptions.of(**{k: given.get(k) for k in PLACING}) \
+        .on(device, given.get("router") is not None).check(device)
 
 
 def check_device_options(given: dict, device: Device) -> None:
@@ -188,5 +209,5 @@ def label_part(name: str, value) -> str:
     if name == "share_placement":
         return f"shares-{value}"
     if name in HEAP:
-        return f"{HEAP[name][3]}{value}"
+        return f"{HEAP[name].label}{value}"
     return str(value)

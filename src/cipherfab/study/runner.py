@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import CipherfabError
-from ..flow.options import HEAP, FlowOptions
+from ..flow.options import PLACING, check_placing
 from ..flow.source import DesignSource
 from . import jobs as _jobs, pool
 from .aggregate import aggregate
@@ -136,12 +136,10 @@ def run_study(study, *, out: str | Path = "reports", seeds: Sequence[int] | None
         raise CipherfabError(f"study {study.name!r} has no design points")
     flow = {k: v for k, v in (flow or {}).items() if v is not None}
     points = [p.with_flow(flow) for p in points] if flow else points
-    placing = ("router", "placer", *HEAP)
-    if any(flow.get(k) for k in placing):   # one a point's device does not offer: refused now
+    if any(flow.get(k) for k in PLACING):   # one a point's device does not offer: refused now
         from ..flow.devices import get_device
         for d in dict.fromkeys(p.device(device) for p in points):
-            FlowOptions.of(**{k: flow.get(k) for k in placing}).on(get_device(d), "router" in flow) \
-                .check(get_device(d))
+            check_placing(flow, get_device(d))
     folder = Path(out) / study.name
     check_writable(folder)  # before the first build, not after the last
     resumed = resume(folder) if use_cache else []
