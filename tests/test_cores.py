@@ -30,6 +30,7 @@ SLOW_POINTS = {
     "aes_unrolled_128_encrypt_lut_10",       # unrolled: lut_2 (192), composite_1 (256) stay
     "aes_pipeline_128_encrypt_lut_2",        # pipeline: tbox_4 fixed (128), rom_3 (256) stay
     "aes_pipeline_192_encrypt_rom_1_fixed",  #   (AES-192's schedule: iterative, unrolled, interleaved)
+    "aes_pipeline_192_encrypt_rom_2_fixed_registered",   # lut_3 registered (key lane too) stays
     "aes_iterative_192_both_composite",      # iterative: 128 both lut, 192 rom decrypt folded stay
     "aes_iterative_256_encrypt_tbox_folded", #   (tbox: interleaved, pipeline; AES-256: pipeline, unrolled)
     "aes_interleaved_128_both_composite_4",  # interleaved: 192 decrypt rom_1, 128 both rom_2

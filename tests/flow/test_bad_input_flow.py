@@ -219,6 +219,11 @@ TABLE = [
     (["build", "aes", "--bitstream", "new", "--paths", "3"], "--paths does not apply to --bitstream builds"),
     # --- build: core options ------------------------------------------------------------------------
     (["build", "aes", "--stages", "9", "--arch", "interleaved"], "--stages 9 is not supported"),
+    (["build", "aes", "--arch", "pipeline", "--sbox-input", "registered"],
+     "aes pipeline: --sbox-input registered needs --stages 2 or more"),
+    (["build", "aes", "--arch", "pipeline", "--stages", "3", "--sbox-input", "yes"],
+     "--sbox-input 'yes' is not supported; choose from direct, registered"),
+    (["build", "aes", "--sbox-input", "registered"], "--sbox-input does not apply"),
     (["build", "aes", "--key-bits", "-128"], "--key-bits -128 is not supported"),
     (["build", "aes", "--arch", "key_specific", "--key", "abcd"], "a 128-bit key is 32 hex digits"),
     (["build", "aes", "--arch", "key_specific", "--key", "zz" * 16], "a 128-bit key is 32 hex digits"),

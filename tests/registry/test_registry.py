@@ -25,19 +25,23 @@ def test_aes_declaration_and_defaults():
                                      "direction": "encrypt", "sbox": "lut"}
     assert p.top == "aes_iterative_128_encrypt_lut"
     assert resolve("aes", direction="both", sbox="rom").top == "aes_iterative_128_both_rom"
-    # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages x2 key clocks, pipeline 3x4x4x2 keys,
+    # iterative 3x3x3 + 3 tbox, folded (3x2x3 + 3 tbox), interleaved (3x3x3 + 3 tbox)x4 stages x2 key clocks, pipeline 3x4x4x2 keys
+    # and 3x4x3x2 with --sbox-input registered (2 stages or more),
     # unrolled (4+6+4 k values)x2, column 3, byte 3; key_specific 3 sbox x 6 variants less
     # the two ROM variants' 2 logic S-boxes, key_specific_pipeline 4 sbox x 4 stages x 3 variants,
     # masked: 20, 4 and 1 S-boxes, each gadget (HPC2, DOM) with prng on and off and two glitch
     # test modes (prng on only: its own and refresh-recombined) on 2 shares, and on 3 and 4
     # shares (prng on, no test mode)
-    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 28 + 3 + 3 + (18 - 4) + 48 + 2 * 3 * (4 + 2)
+    assert len(all_points("aes")) == 30 + 21 + 240 + 96 + 72 + 28 + 3 + 3 + (18 - 4) + 48 + 2 * 3 * (4 + 2)
 
 
 def test_an_option_added_later_keeps_the_default_points_names():
     # --keys came after the key-agile pipeline: its default stays out of top names
     assert resolve("aes", "pipeline", stages=2).top == "aes_pipeline_128_encrypt_lut_2"
     assert resolve("aes", "pipeline", keys="fixed").top == "aes_pipeline_128_encrypt_lut_1_fixed"
+    # --sbox-input came later still
+    assert resolve("aes", "pipeline", stages=3, sbox_input="registered").top == \
+        "aes_pipeline_128_encrypt_lut_3_registered"
     # --glitch-test came after the masked core; its dashes become underscores in names
     assert resolve("aes", "masked").top == "aes_masked_128_encrypt_on"
     assert resolve("aes", "masked", glitch_test="hpc2-unregistered").top == "aes_masked_128_encrypt_on_hpc2_unregistered"
@@ -51,6 +55,11 @@ def test_an_option_added_later_keeps_the_default_points_names():
     ({"arch": "pipelined-9"}, "--arch 'pipelined-9' is not supported; choose from iterative"),
     ({"key_bits": 100}, "--key-bits 100 is not supported; choose from 128, 192, 256"),
     ({"stages": 2}, "--stages does not apply"),
+    ({"arch": "pipeline", "stages": 1, "sbox_input": "registered"},
+     "--sbox-input registered needs --stages 2 or more"),
+    ({"arch": "pipeline", "stages": 3, "sbox_input": "wire"},
+     "--sbox-input 'wire' is not supported; choose from direct, registered"),
+    ({"arch": "interleaved", "sbox_input": "registered"}, "--sbox-input does not apply"),
     ({"arch": "masked", "prng": "off", "glitch_test": "refresh-recombined"}, "aes masked: --glitch-test needs --prng on"),
     ({"arch": "masked", "glitch_test": "glitchy"}, "--glitch-test 'glitchy' is not supported; choose from none, "),
 ])

@@ -103,7 +103,8 @@ def test_aes_space_compact_and_block_ram_points_carry_their_flow_option():
         "aes-byte-128-encrypt-rom-no-widelut", "aes-column-128-encrypt-rom-flatten",
         "aes-iterative-128-encrypt-rom-flatten", "aes-interleaved-128-encrypt-rom-3-flatten",
         "aes-pipeline-128-encrypt-rom-4-ebr-outreg", "aes-pipeline-128-encrypt-rom-4-ebr-outreg-floorplan",
-        "aes-pipeline-128-encrypt-lut-3-tw30-ce4"]
+        "aes-pipeline-128-encrypt-lut-3-tw30-ce4", "aes-pipeline-128-encrypt-lut-3-registered-tw30-ce4"]
     assert [p.split()[1] for p in flow_points] == ([{"widelut": False}] + [{"flatten": True}] * 3
                                                    + [{"ebr_outreg": True}, {"ebr_outreg": True, "floorplan": True},
+                                                      {"heap_timing_weight": 30, "heap_crit_exp": 4},
                                                       {"heap_timing_weight": 30, "heap_crit_exp": 4}])

@@ -23,6 +23,11 @@ three LUT levels and a fan-out of 96):
 - The output register loads whenever it is empty or its block leaves (the read address
   advances only when it loaded a block), so its clock enable is one LUT of two signals.
 
+- With ``read_copies`` > 1 the storage is that many memories side by side (each a slice of
+  the width), each read through its own copy of the read address (a counter stepping
+  itself, which Yosys's register merging does not fold into the others; marked ``keep``
+  too), so no address bit drives every LUT RAM of a wide buffer.
+
 A block is never dropped, duplicated or reordered; with ``r.ready`` high a block written in
 one clock is on ``r`` two clocks later (written, then the output register).
 """
@@ -39,10 +44,13 @@ BANK_DEPTH = 16     # words per LUT-RAM bank: an ECP5 DPR16X4 (16 words of 4 bit
 class CreditBuffer(wiring.Component):
     """``credits`` blocks of ``width`` bits from the input handshake until they leave ``r``."""
 
-    def __init__(self, width: int, credits: int, bank_depth: int = BANK_DEPTH):
+    def __init__(self, width: int, credits: int, bank_depth: int = BANK_DEPTH, read_copies: int = 1):
         if credits < 1:
             raise ValueError(f"a credit buffer needs at least one credit, not {credits}")
+        if read_copies < 1 or width % read_copies:
+            raise ValueError(f"{read_copies} read-address copies do not divide {width} bits")
         self.width, self.credits, self.bank_depth = width, credits, bank_depth
+        self.read_copies = read_copies
         self.banks = -(-credits // bank_depth)
         super().__init__({
             "take": In(1),                 # a block entered the pipeline (it holds a credit)
@@ -59,19 +67,23 @@ class CreditBuffer(wiring.Component):
         m.d.comb += [self.room.eq(free.any), self.held.eq(~free.full)]
 
         # the output register loads when empty or leaving; a block, if the memory has one
-        load, advance = ~self.r.valid | self.r.ready, Signal()
+        load, advance = ~self.r.valid | self.r.ready, Signal(name="advance")
         stored = _Thermometer(m, "stored", self.credits, up=self.w_en, down=advance)
         m.d.comb += advance.eq(load & stored.any)
 
         size = self.banks * self.bank_depth
-        w_addr, r_addr = (Signal(range(size), name=n) for n in ("w_addr", "r_addr"))
-        m.submodules.storage = storage = memory.Memory(shape=self.width, depth=size, init=[])
-        wp, rp = storage.write_port(), storage.read_port(domain="comb")
-        m.d.comb += [wp.addr.eq(w_addr), wp.data.eq(self.w_data), wp.en.eq(self.w_en),
-                     rp.addr.eq(r_addr)]
-        read = rp.data
+        w_addr = Signal(range(size), name="w_addr")
         _step(m, self.w_en, w_addr, size)
-        _step(m, advance, r_addr, size)
+        if self.read_copies == 1:
+            read = _storage(m, "storage", self.width, size, w_addr, self.w_data, self.w_en,
+                            _step(m, advance, Signal(range(size), name="r_addr"), size))
+        else:
+            part = self.width // self.read_copies
+            read = Cat(*(_storage(m, f"storage{i}", part, size, w_addr,
+                                  self.w_data[i * part:(i + 1) * part], self.w_en,
+                                  _step(m, advance, Signal(range(size), name=f"r_addr{i}",
+                                                           attrs={"keep": 1}), size))
+                         for i in range(self.read_copies)))
 
         with m.If(load):
             m.d.sync += [self.r.payload.eq(read), self.r.valid.eq(stored.any)]
@@ -95,7 +107,16 @@ class _Thermometer:
             m.d.sync += bits.eq(above)
 
 
-def _step(m: Module, enable, addr: Signal, size: int):
-    """The next word of ``size``."""
+def _step(m: Module, enable, addr: Signal, size: int) -> Signal:
+    """``addr`` steps to the next word of ``size`` with ``enable``."""
     with m.If(enable):
         m.d.sync += addr.eq(Mux(addr == size - 1, 0, addr + 1))
+    return addr
+
+
+def _storage(m: Module, name: str, width: int, size: int, w_addr, w_data, w_en, r_addr):
+    """A memory of ``size`` words written at ``w_addr``, read (asynchronously) at ``r_addr``."""
+    m.submodules[name] = storage = memory.Memory(shape=width, depth=size, init=[])
+    wp, rp = storage.write_port(), storage.read_port(domain="comb")
+    m.d.comb += [wp.addr.eq(w_addr), wp.data.eq(w_data), wp.en.eq(w_en), rp.addr.eq(r_addr)]
+    return rp.data

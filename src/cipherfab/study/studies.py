@@ -238,7 +238,13 @@ _FLOW_POINTS = (
      "heap placer timing weight 30, criticality exponent 4",
      "the analytic placer pulls the cells of critical nets together harder than by default "
      "(nextpnr --placer-heap-timingweight 30 --placer-heap-critexp 4; its own are 10 and 2)"),
+    ("pipeline 3-stage, S-box inputs registered",
+     _pick("pipeline", sbox="lut", stages=3, sbox_input="registered"),
+     {"heap_timing_weight": 30, "heap_crit_exp": 4},
+     "heap placer timing weight 30, criticality exponent 4", "as the point above"),
 )
+#: the words for a flow point's S-box style in its ratios
+_SBOX_WORDS = {"lut": "logic S-boxes", "rom": "block-RAM S-boxes"}
 
 AES_SPACE = Study(
     name="aes-space",
@@ -260,7 +266,9 @@ AES_SPACE = Study(
                  "(no part kept for the area split), and the 4-stage block-RAM pipeline with the "
                  "block RAMs' output registers (--ebr-outreg), also with its block RAMs sited "
                  "in data order (--floorplan), and the 3-stage logic pipeline placed with a heavier "
-                 "timing weight (--heap-timing-weight 30 --heap-crit-exp 4); two placer seeds each."),
+                 "timing weight (--heap-timing-weight 30 --heap-crit-exp 4), also with a register "
+                 "more before each round's S-boxes (--sbox-input registered); two placer seeds "
+                 "each."),
     points=(_aes128("byte", sbox=["rom", "lut"])
             + _aes128("column", sbox=["rom", "lut", "composite"])
             + _aes128("iterative", sbox=["lut", "rom", "composite"])
@@ -270,6 +278,7 @@ AES_SPACE = Study(
             + _aes128("pipeline", sbox=["lut", "rom"], stages=[1, 2])
             + _aes128("pipeline", sbox="rom", stages=3)
             + _aes128("pipeline", sbox="lut", stages=3)
+            + _aes128("pipeline", sbox="lut", stages=3, sbox_input="registered")
             + _aes128("iterative", sbox=["lut", "rom"], key_add="folded")
             + _aes128("interleaved", sbox="lut", stages=4)
             + _aes128("pipeline", sbox=["lut", "rom"], stages=4)
@@ -354,7 +363,11 @@ AES_SPACE = Study(
               _pick("pipeline", sbox="rom", stages=2)),
         Ratio("byte / column, block-RAM S-boxes: LUT4", "area.lut4",
               _pick("byte", sbox="rom"), _pick("column", sbox="rom")),
-        *[Ratio(f"{said} / default flow, {core} core, block-RAM S-boxes: {what}", metric,
+        Ratio("pipeline 3-stage, logic S-boxes, S-box inputs registered / direct: Fmax",
+              "timing.fmax_mhz", _pick("pipeline", sbox="lut", stages=3, sbox_input="registered"),
+              _pick("pipeline", sbox="lut", stages=3),
+              note="one register more between rounds (--sbox-input registered), default flow"),
+        *[Ratio(f"{said} / default flow, {core} core, {_SBOX_WORDS[point['sbox']]}: {what}", metric,
                 {**point, **flow}, point, note=f"the same core; {note}")
           for core, point, flow, said, note in _FLOW_POINTS
           for what, metric in (("LUT4", "area.lut4"), ("Fmax", "timing.fmax_mhz"))],

@@ -54,12 +54,24 @@ PIPELINE = Architecture(
             Param("keys", ("agile", "fixed"), "agile",
                   "agile (a key with every block, the key schedule pipelined beside the data) or "
                   "fixed (a key stream; the round keys expanded once per key into registers)",
-                  quiet_default=True)),
+                  quiet_default=True),
+            Param("sbox_input", ("direct", "registered"), "direct",
+                  "direct (each round's S-boxes read the previous round's Mixadd register) or "
+                  "registered (a register more between them, and between each round key and the "
+                  "next key step's SubWord: the wire from round to round gets its own clock; one "
+                  "clock more per round)", quiet_default=True)),
+    rules=(Rule("--sbox-input registered needs --stages 2 or more (with 1 there is no Mixadd "
+                "register: the extra register would be --stages 2's)",
+                lambda v: v["sbox_input"] == "registered" and v["stages"] < 2),),
     test_points=(
         {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 2},
         {"key_bits": 256, "direction": "encrypt", "sbox": "rom", "stages": 3},
         {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 1, "keys": "fixed"},
         {"key_bits": 128, "direction": "encrypt", "sbox": "tbox", "stages": 4, "keys": "fixed"},
+        {"key_bits": 128, "direction": "encrypt", "sbox": "lut", "stages": 3,
+         "sbox_input": "registered"},
+        {"key_bits": 192, "direction": "encrypt", "sbox": "rom", "stages": 2, "keys": "fixed",
+         "sbox_input": "registered"},
     ),
     paper="001 (Fig. 7), 003 (fully unrolled)",
 )

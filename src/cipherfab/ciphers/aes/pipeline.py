@@ -26,6 +26,15 @@ Round ``r`` (1..Nr) is a :class:`KeyStep` beside a :class:`DataRound`::
   stays within a slice; with ``rom``/``tbox`` a second register after the block RAM
   instead (:func:`~.round.sbox_cuts`), in the key lane's SubWord too.
 
+``sbox_input = "registered"`` (2 stages or more) puts one register more between each
+round's Mixadd register ``x(r)`` and round ``r+1``'s S-boxes, and in the key lane between
+window ``W(r)`` (round key ``r``'s register) and step ``r+1``'s SubWord: no logic, only the
+wire from one round to the next gets a clock of its own, so neither the Mixadd register
+nor the S-box inputs must sit where the other's logic is (on ECP5 with 3 stages the worst
+paths were that wire plus two LUT levels, docs/decisions.md).  Rounds 2..Nr take one clock
+more; the output buffer's read address is copied once per 32 bits of the block (its
+fan-out was the next worst path).
+
 With 2 stages or more the key lane runs one stage ahead of the data: round 1's SubWord
 is looked up on the input key, and each window ``W(r)`` is registered, then
 delayed by ``stages - 2`` registers, so its round key meets Mixadd from a register
@@ -68,6 +77,7 @@ from .round import IN_BLOCK_RAM, final_round, key_sbox, middle_round, sbox_cuts,
 from .round_keys import RoundKeyRegisters
 
 KEYS = ("agile", "fixed")
+SBOX_INPUT = ("direct", "registered")
 
 
 class KeyStep(wiring.Component):
@@ -117,14 +127,15 @@ class PipelinedAES(wiring.Component):
     (``keys="agile"``) or round keys expanded once per key into registers (``"fixed"``)."""
 
     def __init__(self, key_bits: int = 128, direction: str = "encrypt", sbox: str = "lut",
-                 stages: int = 1, keys: str = "agile"):
+                 stages: int = 1, keys: str = "agile", sbox_input: str = "direct"):
         self.key_bits, self.sbox, self.stages, self.keys = key_bits, sbox, stages, keys
+        self.feed = feed = sbox_input == "registered"     # a register before rounds 2..Nr (docstring)
         self.agile = agile = keys == "agile"
         # SubWord registered (module docstring); from a block RAM twice with 4 stages, as the data lane
         self.key_latency = 1 if stages < 3 else 3 if stages >= 4 and key_sbox(sbox) in IN_BLOCK_RAM else 2
         nr = NR[key_bits]
         # input register, Nr - 1 rounds of `stages` registers, the last round without Mixadd's
-        self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1)
+        self.depth = depth = 1 + stages * (nr - 1) + max(1, stages - 1) + (nr - 1) * feed
         self.buffer_depth = depth + 3   # every block from its handshake until it is taken
         super().__init__(CoreSignature(self.declare(CoreInfo(
             block_bits=128, key_bits=key_bits, key_bits_effective=key_bits,
@@ -150,7 +161,8 @@ class PipelinedAES(wiring.Component):
         nr = NR[self.key_bits]
 
         # credits: blocks in the pipeline or the buffer never exceed the buffer's depth
-        m.submodules.buffer = buffer = CreditBuffer(128, self.buffer_depth)
+        m.submodules.buffer = buffer = CreditBuffer(128, self.buffer_depth,
+                                                    **({"read_copies": 4} if self.feed else {}))
         take = self.block_in.valid & self.block_in.ready
         m.d.comb += buffer.take.eq(take)
         if self.agile:
@@ -181,6 +193,8 @@ class PipelinedAES(wiring.Component):
                     w = _register(m, w, f"w{r}_{i}")
                 m.d.comb += [key_step.w.eq(w_in), data_round.x.eq(x),
                              data_round.rk.eq(first_round_key(w))]
+                if self.feed and r != nr:                # W(r) on to step r+1's SubWord
+                    w = _register(m, w, f"w{r}_feed")
             else:
                 m.d.comb += [data_round.x.eq(x), data_round.rk.eq(fixed_keys(r))]
             x = self.add_key(r, data_round.x_next)
@@ -188,6 +202,8 @@ class PipelinedAES(wiring.Component):
                 valid = _register(m, valid, f"valid{r}" + (f"_{i}" if i else ""))
             if self.stages >= 2 and r != nr:             # Mixadd in its own stage
                 x, valid = _register(m, x, f"x{r}"), _register(m, valid, f"valid{r}_mix")
+            if self.feed and r != nr:                    # the wire to round r+1's S-boxes
+                x, valid = _register(m, x, f"x{r}_feed"), _register(m, valid, f"valid{r}_feed")
 
         m.d.comb += [
             buffer.w_data.eq(x), buffer.w_en.eq(valid),
