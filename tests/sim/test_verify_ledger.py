@@ -88,6 +88,23 @@ def test_changed_reverifies_only_what_is_not_fresh(tmp_path, capsys):
     assert all(e["verdict"] == "pass" for e in json.loads(book.read_text())["points"].values())
 
 
+def test_changed_counts_finding_the_stale_points_in_the_runs_wall_time(tmp_path, monkeypatch):
+    """The generator changed: every point is generated again to compare its Verilog before
+    any is verified (on AES, half an hour); the ledger's last run includes that time."""
+    import time
+
+    from cipherfab.sim import verify
+    book = tmp_path / "ledger.json"
+    assert _verify("--all", "--arch", "pipe", "--random", "20", "--ledger", str(book)) == 0
+    data = json.loads(book.read_text())
+    del data["points"][sorted(data["points"])[0]]
+    book.write_text(json.dumps(data))
+    states = verify._states
+    monkeypatch.setattr(verify, "_states", lambda *a: (time.sleep(2.0), states(*a))[1])
+    assert _verify("--all", "--arch", "pipe", "--changed", "--random", "20", "--ledger", str(book)) == 0
+    assert json.loads(book.read_text())["last_run"]["wall_seconds"] >= 2.0
+
+
 def test_changed_with_nothing_to_verify_leaves_the_ledger_as_it_was(tmp_path, capsys):
     book = tmp_path / "ledger.json"
     assert _verify("--all", "--arch", "pipe", "--random", "20", "--ledger", str(book)) == 0
