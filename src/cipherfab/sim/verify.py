@@ -452,7 +452,7 @@ def _backend(jobs: int, scheduler: str | None, n: int):
     return _Pool(min(jobs, n))
 
 
-def _verify(points, book, root: Path, args, gcm=(), started: float | None = None) -> int:
+def _verify(points, book, root: Path, args, gcm, started: float) -> int:
     opt = os.environ.get(OPT_ENV, "-O0")
     # a GCM class runs thousands of messages through the whole system: its model is worth
     # optimising (the pipeline's class, CAVP GCM 7875 records and 200 random messages, in
@@ -465,7 +465,6 @@ def _verify(points, book, root: Path, args, gcm=(), started: float | None = None
         print("nothing to verify: every point is fresh (the ledger's last run is kept)")
         return 0
     failed, done, phases = 0, 0, Counter()
-    t0 = time.perf_counter() if started is None else started
     backend = _backend(args.jobs or 1, args.scheduler, n)
     try:
         by_top = {p.top: p for p in points}
@@ -496,7 +495,7 @@ def _verify(points, book, root: Path, args, gcm=(), started: float | None = None
         backend.close(cancel=True)
         return 130
     backend.close()
-    wall = time.perf_counter() - t0
+    wall = time.perf_counter() - started     # from run(): finding what is stale counts
     if phases and n > 1:
         total = sum(phases.values())
         print("phases (seconds summed over points): " + ", ".join(
